@@ -1,0 +1,107 @@
+"""The ``qwixx`` command line. All click code of the sheet side lives here;
+``qwixx scan`` lives in ``qwixx_scan.cli`` and is added to the group below.
+
+Library code raises :class:`~qwixx_print.errors.QwixxError`; :func:`main`
+turns it into one line on stderr and the documented exit code.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import traceback
+
+import click
+
+from . import __version__
+from .errors import ExitCode, QwixxError
+from .layout import builtin_names, load_layout
+
+
+class QwixxGroup(click.Group):
+    """Runs a subcommand and reports errors in one place."""
+
+    def invoke(self, ctx: click.Context):  # type: ignore[override]
+        try:
+            return super().invoke(ctx)
+        except QwixxError as exc:
+            if ctx.obj and ctx.obj.get("verbose"):
+                traceback.print_exc()
+            click.echo(f"qwixx: {exc.message}", err=True)
+            ctx.exit(int(exc.exit_code))
+
+
+@click.group(cls=QwixxGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="qwixx")
+@click.option("-v", "--verbose", is_flag=True, help="Show the full traceback on errors.")
+@click.pass_context
+def cli(ctx: click.Context, verbose: bool) -> None:
+    """Print Qwixx score pads and score photographed sheets.
+
+    \b
+    Exit codes:
+      0  done; every sheet scored without a rule problem
+      1  a sheet breaks a rule or needs review (score, scan)
+      2  wrong command-line usage
+      3  bad input: unknown layout or letter, unreadable file or photo
+      4  an output file cannot be written
+    """
+    ctx.ensure_object(dict)
+    ctx.obj["verbose"] = verbose
+
+
+def echo_warnings(warnings: tuple[str, ...] | list[str]) -> None:
+    for warning in warnings:
+        click.echo(f"qwixx: {warning}", err=True)
+
+
+@cli.command("layouts")
+def layouts_command() -> None:
+    """List the built-in layouts and their sheet letters."""
+    for name in builtin_names():
+        layout = load_layout(name)
+        letters = ", ".join(str(k) for k in layout.letters if k is not None) or "(one sheet)"
+        sheet = layout.sheet(layout.letters[0])
+        title = " ".join(t for t in (sheet.title, sheet.subtitle) if t)
+        w, h = sheet.size_mm
+        click.echo(f"{name:<10} {title:<28} {w:g} x {h:g} mm   letters: {letters}")
+
+
+@cli.command("geometry")
+@click.argument("layout")
+@click.option("--letter", "-l", metavar="L", help="Sheet letter (A-E); not for classic.")
+def geometry_command(layout: str, letter: str | None) -> None:
+    """Print the geometry of LAYOUT's sheet as JSON (mm from the top-left corner).
+
+    LAYOUT is a built-in name (see `qwixx layouts`) or a layout YAML file.
+    Without --letter, a Connected layout prints its first sheet (A).
+    """
+    model = load_layout(layout)
+    echo_warnings(model.warnings)
+    if letter is None and None not in model.sheets:
+        letter = model.letters[0]
+    sheet = model.sheet(letter)
+    click.echo(json.dumps(sheet.geometry_json(), indent=2))
+
+
+def main() -> None:
+    """Console-script entry point."""
+    try:
+        cli.main(prog_name="qwixx", standalone_mode=True)
+    except Exception:  # a bug: say so plainly, with the traceback for a report
+        traceback.print_exc()
+        click.echo("qwixx: internal error; please report it with the traceback above", err=True)
+        sys.exit(int(ExitCode.internal))
+
+
+def _register_scan() -> None:
+    from qwixx_scan.cli import register
+
+    register(cli)
+
+
+try:
+    _register_scan()
+except ImportError as exc:  # pragma: no cover - only while the scanner is absent
+    if getattr(exc, "name", None) != "qwixx_scan.cli":
+        raise
