@@ -278,9 +278,8 @@ Where = dict[tuple[Any, ...], str]
 def _read_with_extends(path: Path, chain: tuple[Path, ...]) -> tuple[dict[str, Any], Where]:
     if path in chain:
         raise LayoutError(f"{path}: 'extends' loops back to itself")
-    source = read_yaml_file(path)
     display = _display_name(path)
-    source.file = display
+    source = read_yaml_file(path, display)
     if source.data is None:
         raise LayoutError(f"{display}:1: the layout file is empty")
     if not isinstance(source.data, dict):

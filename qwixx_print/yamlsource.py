@@ -54,14 +54,16 @@ def read_yaml(text: str, file: str) -> YamlSource:
     return source
 
 
-def read_yaml_file(path: Path) -> YamlSource:
+def read_yaml_file(path: Path, display: str | None = None) -> YamlSource:
+    """Read ``path``; messages name it as ``display`` (default: the path)."""
+    name = display or str(path)
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise LayoutError(f"{path}: cannot read: {exc.strerror or exc}") from None
+        raise LayoutError(f"{name}: cannot read: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
-        raise LayoutError(f"{path}: not a text file (expected YAML in UTF-8)") from None
-    return read_yaml(text, str(path))
+        raise LayoutError(f"{name}: not a text file (expected YAML in UTF-8)") from None
+    return read_yaml(text, name)
 
 
 def _convert(node: yaml.Node, path: Path_, lines: dict[Path_, int], file: str) -> Any:
