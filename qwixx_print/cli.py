@@ -14,8 +14,11 @@ import traceback
 import click
 
 from . import __version__
+from .breakdown import score_breakdown
 from .errors import ExitCode, QwixxError
 from .layout import builtin_names, load_layout
+from .marks_file import read_marks_file
+from .rules import DEFAULT_CHAIN_RULE, ChainRule, score_sheet
 
 
 class QwixxGroup(click.Group):
@@ -82,6 +85,48 @@ def geometry_command(layout: str, letter: str | None) -> None:
         letter = model.letters[0]
     sheet = model.sheet(letter)
     click.echo(json.dumps(sheet.geometry_json(), indent=2))
+
+
+@cli.command("score")
+@click.argument("file", metavar="FILE")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the sheet object of `qwixx scan --json` instead of the breakdown.")
+@click.option("--house-rule", type=click.Choice([r.value for r in ChainRule]),
+              default=DEFAULT_CHAIN_RULE.value, show_default=True,
+              help="Kettingen: does an auto-crossed chain box become your last cross in its "
+                   "row (last) or not (free)? It does not change a finished sheet's score.")
+@click.pass_context
+def score_command(ctx: click.Context, file: str, as_json: bool, house_rule: str) -> None:
+    """Score a sheet typed by hand or corrected after a scan (FILE: YAML or JSON; - is stdin).
+
+    \b
+    FILE is either a sheet object from `qwixx scan --json` (layout, letter,
+    marked) or the hand-typed form:
+      layout: treden
+      letter: C
+      red: [2, 3, 5, 12, lock]
+      yellow: [4, 6]
+      blue: [12, 11]
+      penalties: 2
+
+    \b
+    Exit codes:
+      0  status ok: scored, no rule broken
+      1  status invalid (a rule error) or review (a warning, or uncertain
+         boxes kept from a scan result)
+      3  bad input: unreadable or malformed file, unknown layout, letter or box
+    """
+    stdin_text = click.get_text_stream("stdin").read() if file == "-" else None
+    marks = read_marks_file(file, stdin_text=stdin_text)
+    echo_warnings(marks.layout_warnings)
+    score = score_sheet(marks.sheet, marks.marked, chain_rule=ChainRule(house_rule),
+                        penalty_count=marks.penalty_count)
+    if as_json:
+        click.echo(json.dumps(score.to_json(marks.uncertain), indent=2))
+    else:
+        click.echo(score_breakdown(score, marks.uncertain))
+    if score.status(marks.uncertain) != "ok":
+        ctx.exit(int(ExitCode.rule_problem))
 
 
 def main() -> None:
