@@ -1,0 +1,1 @@
+"""Realistic test photos of Qwixx score sheets (see photogen/README or the module docstrings)."""
