@@ -1,0 +1,226 @@
+"""Reading photo files into images: JPEG, PNG, HEIC/HEIF and PDF pages.
+
+Every image comes back as a :class:`Picture`: BGR uint8 pixels, x right,
+y down, already turned upright (EXIF orientation applied). Decoding is most
+of the time a scan takes, so a JPEG is first decoded at half size (libjpeg
+scales during the DCT, about twice as fast as a full decode); the scanner
+asks for the full-size pixels only when the sheet is too small in the half
+size picture (see :meth:`Picture.full`).
+
+Errors a user can cause (missing, empty, truncated, not an image, too big)
+raise :class:`~qwixx_print.errors.PhotoError` with a message that says what
+to do next.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from qwixx_print.errors import PhotoError
+
+#: The largest picture we decode, in pixels (50 megapixels). Bigger files are
+#: refused before decoding so that a huge image cannot exhaust memory.
+MAX_PIXELS = 50_000_000
+#: Resolution at which PDF pages (flatbed scans) are rasterized.
+PDF_DPI = 300
+
+_HEIF_BRANDS = (b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1", b"avif")
+
+
+@dataclass
+class Picture:
+    """One decoded picture (a photo, or one page of a PDF).
+
+    ``image`` holds the pixels at ``scale`` times the full size (1.0 or 0.5);
+    :meth:`full` decodes the full-size pixels when ``image`` is reduced.
+    ``page`` is the 1-based PDF page number, None for photos.
+    """
+
+    path: Path
+    image: np.ndarray
+    scale: float = 1.0
+    page: int | None = None
+    full_size: tuple[int, int] = (0, 0)  # (width, height) in px at full size
+    _full: np.ndarray | None = field(default=None, repr=False)
+
+    def full(self) -> np.ndarray:
+        """The full-size BGR pixels (decoded again if ``image`` is reduced)."""
+        if self.scale == 1.0:
+            return self.image
+        if self._full is None:
+            full = cv2.imread(str(self.path), cv2.IMREAD_COLOR)
+            if full is None:
+                raise PhotoError(f"{self.path}: the image could not be decoded at full size")
+            self._full = full
+        return self._full
+
+
+def load_pictures(path: str | Path) -> list[Picture]:
+    """Decode a photo file (or every page of a PDF) into upright pictures.
+
+    Raises PhotoError for missing, empty, truncated, non-image or oversized files.
+    """
+    path = Path(path)
+    if not path.exists():
+        raise PhotoError(f"{path}: no such file; check the path")
+    if path.is_dir():
+        raise PhotoError(f"{path}: is a folder; give the photo files inside it")
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(32)
+    except OSError as exc:
+        raise PhotoError(f"{path}: cannot be read ({exc.strerror}); check its permissions") from None
+    if not head:
+        raise PhotoError(f"{path}: the file is empty (0 bytes); copy the photo again")
+    kind = _sniff(head)
+    if kind is None:
+        raise PhotoError(f"{path}: not an image (expected a JPEG, PNG, HEIC or PDF file)")
+    if kind == "pdf":
+        return _load_pdf(path)
+    if kind == "heif":
+        return [_load_heif(path)]
+    return [_load_raster(path, kind)]
+
+
+def _sniff(head: bytes) -> str | None:
+    if head.startswith(b"\xff\xd8\xff"):
+        return "jpeg"
+    if head.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "png"
+    if head.startswith(b"%PDF"):
+        return "pdf"
+    if head[4:8] == b"ftyp" and head[8:12] in _HEIF_BRANDS:
+        return "heif"
+    if head.startswith((b"II*\x00", b"MM\x00*")):
+        return "tiff"
+    if head.startswith(b"BM"):
+        return "bmp"
+    if head.startswith(b"RIFF") and head[8:12] == b"WEBP":
+        return "webp"
+    return None
+
+
+def _check_size(path: Path, width: int, height: int, what: str = "the picture") -> None:
+    if width * height > MAX_PIXELS:
+        raise PhotoError(
+            f"{path}: {what} is {width} x {height} pixels ({width * height / 1e6:.0f} megapixels), "
+            f"more than the {MAX_PIXELS // 1_000_000} megapixels qwixx reads; "
+            "save it at a smaller size and scan that"
+        )
+
+
+def _header_size(path: Path) -> tuple[int, int]:
+    """Width and height from the file header (Pillow reads no pixels here)."""
+    from PIL import Image, UnidentifiedImageError
+
+    Image.MAX_IMAGE_PIXELS = None  # we enforce MAX_PIXELS ourselves, with a better message
+    try:
+        with Image.open(path) as im:
+            return im.size
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError):
+        raise PhotoError(f"{path}: the image header is damaged; the file is not a readable "
+                         "image (copy the photo again)") from None
+
+
+def _jpeg_is_complete(path: Path) -> bool:
+    """True if the JPEG data ends with its end-of-image marker.
+
+    Phones may append data after the image (e.g. motion photos), so a missing
+    marker at the very end is checked by a full Pillow decode instead.
+    """
+    size = path.stat().st_size
+    with path.open("rb") as handle:
+        handle.seek(max(0, size - 64))
+        tail = handle.read().rstrip(b"\x00\r\n ")
+    if tail.endswith(b"\xff\xd9"):
+        return True
+    from PIL import Image, ImageFile
+
+    ImageFile.LOAD_TRUNCATED_IMAGES = False
+    try:
+        with Image.open(path) as im:
+            im.load()
+    except (OSError, SyntaxError, ValueError):
+        return False
+    return True
+
+
+def _load_raster(path: Path, kind: str) -> Picture:
+    width, height = _header_size(path)
+    _check_size(path, width, height)
+    if kind == "jpeg":
+        if not _jpeg_is_complete(path):
+            raise PhotoError(f"{path}: the JPEG file is truncated (the end of the image is "
+                             "missing); copy the photo again")
+        # Half size first: enough for most photos, and twice as fast to decode.
+        image = cv2.imread(str(path), cv2.IMREAD_REDUCED_COLOR_2)
+        if image is None:
+            raise PhotoError(f"{path}: the JPEG data is damaged and cannot be decoded; "
+                             "copy the photo again")
+        full_w = width if image.shape[1] * 2 >= width - 1 else height
+        full_h = height if full_w == width else width
+        return Picture(path, image, scale=0.5, full_size=(full_w, full_h))
+    image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if image is None:
+        raise PhotoError(f"{path}: the {kind.upper()} data is damaged or truncated and cannot "
+                         "be decoded; copy the file again")
+    return Picture(path, image, full_size=(image.shape[1], image.shape[0]))
+
+
+def _load_heif(path: Path) -> Picture:
+    import pillow_heif
+    from PIL import Image, ImageOps
+
+    try:
+        heif = pillow_heif.open_heif(str(path), convert_hdr_to_8bit=True)
+        _check_size(path, *heif.size)
+        pil = heif.to_pillow()
+        if pil.mode != "RGB":
+            pil = pil.convert("RGB")
+        # pillow-heif hands the EXIF over; orientation is applied like a viewer does.
+        pil = ImageOps.exif_transpose(pil) or pil
+    except PhotoError:
+        raise
+    except Exception as exc:  # pillow-heif raises plain ValueError/RuntimeError on bad data
+        raise PhotoError(f"{path}: the HEIC file cannot be decoded ({exc}); copy it again or "
+                         "export it as JPEG") from None
+    rgb = np.asarray(pil if isinstance(pil, Image.Image) else pil)
+    image = np.ascontiguousarray(rgb[:, :, ::-1])
+    return Picture(path, image, full_size=(image.shape[1], image.shape[0]))
+
+
+def _load_pdf(path: Path) -> list[Picture]:
+    import pypdfium2 as pdfium
+
+    try:
+        data = path.read_bytes()
+        document = pdfium.PdfDocument(io.BytesIO(data))
+    except Exception as exc:  # pdfium raises PdfiumError for damaged files
+        raise PhotoError(f"{path}: the PDF file is damaged and cannot be opened ({exc}); "
+                         "save the scan again") from None
+    pictures: list[Picture] = []
+    try:
+        if len(document) == 0:
+            raise PhotoError(f"{path}: the PDF has no pages")
+        zoom = PDF_DPI / 72.0
+        for index in range(len(document)):
+            page = document[index]
+            width_pt, height_pt = page.get_size()
+            width, height = round(width_pt * zoom), round(height_pt * zoom)
+            _check_size(path, width, height, what=f"page {index + 1} at {PDF_DPI} dpi")
+            bitmap = page.render(scale=zoom, rev_byteorder=False)
+            array = bitmap.to_numpy()
+            if array.ndim == 2:
+                image = cv2.cvtColor(array, cv2.COLOR_GRAY2BGR)
+            else:
+                image = np.ascontiguousarray(array[:, :, :3])  # pdfium renders BGR(A)
+            pictures.append(Picture(path, image, page=index + 1,
+                                    full_size=(image.shape[1], image.shape[0])))
+    finally:
+        document.close()
+    return pictures

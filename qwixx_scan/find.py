@@ -1,0 +1,225 @@
+"""Finding sheets in a picture by their corner markers.
+
+Every printed sheet carries four ArUco markers (ids 0..3: top-left,
+top-right, bottom-right, bottom-left, see :mod:`qwixx_print.fiducials`).
+This module detects them at any rotation and under perspective, refines
+their corners to sub-pixel precision and groups them into sheets: one
+photo may hold several sheets, each with at most one marker of each id.
+Markers belong together when each one's position agrees with where the
+others' would put it on a sheet.
+
+Pixel coordinates: x right, y down, pixel centres at integers (OpenCV).
+Sheet coordinates: mm from the sheet's top-left trim corner, y down.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+
+import cv2
+import numpy as np
+
+from qwixx_print.fiducials import ARUCO_DICT, MARKER_IDS
+from qwixx_print.layout import MARKER_INSET_MM, MARKER_MM
+
+#: Markers are detected on a copy whose long side is at most this many px:
+#: detection cost grows with the area, and blur hurts less at this size.
+DETECT_LONG_SIDE_PX = 1600
+#: Two markers belong to one sheet when each predicts the other's centre
+#: within this share of their distance. Generous: a tilted camera makes the
+#: far side of a sheet look much smaller than one marker near the camera
+#: predicts; a neighbouring sheet's marker is still about a whole sheet off.
+GROUP_TOLERANCE = 0.6
+
+CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
+
+
+@dataclass(frozen=True)
+class MarkerHit:
+    """One detected corner marker: its id and its 4 corners in px.
+
+    ``corners`` is a 4x2 float32 array in the marker's printed order: its
+    top-left, top-right, bottom-right and bottom-left corner.
+    """
+
+    marker_id: int
+    corners: np.ndarray
+
+    @property
+    def centre(self) -> np.ndarray:
+        return self.corners.mean(axis=0)
+
+    @property
+    def side_px(self) -> float:
+        c = self.corners
+        return float(np.mean([np.linalg.norm(c[i] - c[(i + 1) % 4]) for i in range(4)]))
+
+
+@dataclass(frozen=True)
+class MarkerGroup:
+    """Markers that belong to one sheet, keyed by marker id (0..3)."""
+
+    hits: dict[int, MarkerHit]
+
+    @property
+    def missing(self) -> tuple[int, ...]:
+        return tuple(k for k in MARKER_IDS if k not in self.hits)
+
+    @property
+    def centre(self) -> np.ndarray:
+        return np.mean([h.centre for h in self.hits.values()], axis=0)
+
+
+def marker_rect_corners_mm(marker_id: int, size_mm: tuple[float, float]) -> np.ndarray:
+    """The 4 corners (mm, marker's printed order) of corner marker ``marker_id``.
+
+    The markers sit ``MARKER_INSET_MM`` in from both trim edges of their
+    corner on every layout, so only the sheet size moves them.
+    """
+    width, height = size_mm
+    m, s = MARKER_INSET_MM, MARKER_MM
+    x0, y0 = {0: (m, m), 1: (width - m - s, m), 2: (width - m - s, height - m - s),
+              3: (m, height - m - s)}[marker_id]
+    return np.array([[x0, y0], [x0 + s, y0], [x0 + s, y0 + s], [x0, y0 + s]], np.float64)
+
+
+def _detector() -> cv2.aruco.ArucoDetector:
+    params = cv2.aruco.DetectorParameters()
+    # Small sheets far from the camera: accept markers down to ~12 px a side.
+    params.minMarkerPerimeterRate = 0.02
+    params.adaptiveThreshWinSizeMin = 5
+    params.adaptiveThreshWinSizeMax = 35
+    params.adaptiveThreshWinSizeStep = 15
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_NONE
+    return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(ARUCO_DICT), params)
+
+
+_DETECTOR: cv2.aruco.ArucoDetector | None = None
+
+
+def detect_markers(gray: np.ndarray) -> list[MarkerHit]:
+    """Every sheet corner marker in a grayscale uint8 image, corners refined.
+
+    Detection runs on a copy at most ``DETECT_LONG_SIDE_PX`` long; the
+    corners are then refined with ``cv2.cornerSubPix`` on ``gray`` itself and
+    returned in ``gray``'s pixel coordinates.
+    """
+    if gray.ndim != 2 or gray.dtype != np.uint8:
+        raise ValueError(f"gray must be a 2-D uint8 image, not {gray.dtype} {gray.shape}")
+    global _DETECTOR
+    if _DETECTOR is None:
+        _DETECTOR = _detector()
+    hits = _detect_at(gray, DETECT_LONG_SIDE_PX)
+    if len(hits) < 3 and max(gray.shape) > DETECT_LONG_SIDE_PX:
+        # Small or blurred sheets: try the full working resolution too.
+        more = _detect_at(gray, max(gray.shape))
+        hits = _merge_hits(hits, more)
+    if not hits:
+        # Harsh light or shadows: stretch local contrast and try once more.
+        clahe = cv2.createCLAHE(clipLimit=3.0, tileGridSize=(8, 8))
+        hits = _detect_at(clahe.apply(gray), DETECT_LONG_SIDE_PX)
+    return [_refine(gray, h) for h in hits]
+
+
+def _detect_at(gray: np.ndarray, long_side: int) -> list[MarkerHit]:
+    assert _DETECTOR is not None
+    factor = min(1.0, long_side / max(gray.shape))
+    small = gray if factor == 1.0 else cv2.resize(
+        gray, (round(gray.shape[1] * factor), round(gray.shape[0] * factor)),
+        interpolation=cv2.INTER_AREA)
+    corners, ids, _rejected = _DETECTOR.detectMarkers(small)
+    if ids is None:
+        return []
+    hits = []
+    for quad, marker_id in zip(corners, ids.ravel(), strict=True):
+        if int(marker_id) not in MARKER_IDS:
+            continue
+        # Map pixel centres of the small copy back to the working image.
+        pts = (quad.reshape(4, 2).astype(np.float64) + 0.5) / factor - 0.5
+        hits.append(MarkerHit(int(marker_id), pts.astype(np.float32)))
+    return hits
+
+
+def _merge_hits(first: list[MarkerHit], second: list[MarkerHit]) -> list[MarkerHit]:
+    out = list(first)
+    for hit in second:
+        if all(np.linalg.norm(hit.centre - h.centre) > 0.5 * h.side_px for h in out):
+            out.append(hit)
+    return out
+
+
+def _refine(gray: np.ndarray, hit: MarkerHit) -> MarkerHit:
+    side = hit.side_px
+    # A window of about half a marker cell: big enough to see the corner,
+    # small enough to stay inside the 1.5 mm blank margin around the marker.
+    half = int(np.clip(side / 6 * 0.5, 2, 10))
+    pts = hit.corners.reshape(-1, 1, 2).copy()
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_COUNT, 30, 0.01)
+    refined = cv2.cornerSubPix(gray, pts, (half, half), (-1, -1), criteria).reshape(4, 2)
+    # Keep the detector's corner if refinement wandered off (blur, glare).
+    moved = np.linalg.norm(refined - hit.corners, axis=1)
+    keep = moved > max(2.0, side / 12)
+    refined[keep] = hit.corners[keep]
+    return MarkerHit(hit.marker_id, refined.astype(np.float32))
+
+
+def _affine_from_marker(hit: MarkerHit, size_mm: tuple[float, float]) -> np.ndarray:
+    """A 2x3 affine map mm -> px fitted to one marker's 4 corners."""
+    mm = marker_rect_corners_mm(hit.marker_id, size_mm)
+    design = np.hstack([mm, np.ones((4, 1))])
+    solution, *_ = np.linalg.lstsq(design, hit.corners.astype(np.float64), rcond=None)
+    return solution.T
+
+
+def _predict(hit: MarkerHit, other_id: int, size_mm: tuple[float, float]) -> np.ndarray:
+    affine = _affine_from_marker(hit, size_mm)
+    centre_mm = marker_rect_corners_mm(other_id, size_mm).mean(axis=0)
+    return affine @ np.array([centre_mm[0], centre_mm[1], 1.0])
+
+
+def _pair_error(a: MarkerHit, b: MarkerHit, size_mm: tuple[float, float]) -> float:
+    """How badly a and b disagree about being on one sheet (0 = perfectly)."""
+    distance = float(np.linalg.norm(a.centre - b.centre))
+    if distance < 1e-6:
+        return float("inf")
+    e_ab = np.linalg.norm(_predict(a, b.marker_id, size_mm) - b.centre)
+    e_ba = np.linalg.norm(_predict(b, a.marker_id, size_mm) - a.centre)
+    return float(max(e_ab, e_ba) / distance)
+
+
+def group_markers(hits: list[MarkerHit], size_mm: tuple[float, float]) -> list[MarkerGroup]:
+    """Group marker hits into sheets of ``size_mm`` (mm): each group has at most
+    one marker per id and all its markers agree on the sheet's position.
+
+    Groups come out with the most markers first; a lone marker is a group of one.
+    """
+    n = len(hits)
+    error = np.full((n, n), np.inf)
+    for i, j in combinations(range(n), 2):
+        if hits[i].marker_id != hits[j].marker_id:
+            error[i, j] = error[j, i] = _pair_error(hits[i], hits[j], size_mm)
+    candidates: list[tuple[int, float, frozenset[int]]] = []
+    for seed in range(n):
+        members = {hits[seed].marker_id: seed}
+        for other in np.argsort(error[seed]):
+            other = int(other)
+            if error[seed, other] > GROUP_TOLERANCE:
+                break
+            mid = hits[other].marker_id
+            if mid in members:
+                continue
+            if all(error[other, m] <= GROUP_TOLERANCE for m in members.values()):
+                members[mid] = other
+        idx = frozenset(members.values())
+        total = sum(error[a, b] for a, b in combinations(sorted(idx), 2))
+        candidates.append((len(idx), float(total), idx))
+    candidates.sort(key=lambda c: (-c[0], c[1]))
+    used: set[int] = set()
+    groups: list[MarkerGroup] = []
+    for _size, _err, idx in candidates:
+        if idx & used:
+            continue
+        used |= idx
+        groups.append(MarkerGroup({hits[i].marker_id: hits[i] for i in idx}))
+    return groups

@@ -1,0 +1,270 @@
+"""The scan of one photo file: decode, find, identify, rectify, read, score.
+
+:func:`scan_photo` never raises for a bad photo: whatever goes wrong with
+a file or a sheet becomes a message in the :class:`PhotoResult`, so one
+bad photo never stops a batch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from qwixx_print.errors import ExitCode, PhotoError, QwixxError, SheetNotFoundError
+from qwixx_print.layout import Layout, Sheet, load_builtin_layouts, load_layout
+from qwixx_print.rules import SheetScore, score_sheet
+
+from .decode import Picture, load_pictures
+from .find import CORNER_NAMES, MarkerGroup, detect_markers, group_markers, marker_rect_corners_mm
+from .identify import KnownSheets, read_code
+from .rectify import (
+    MAX_FIT_ERROR_MM,
+    RECT_PX_PER_MM,
+    SheetFit,
+    fit_sheet,
+    local_px_per_mm,
+    outside_sides,
+    rectify,
+)
+
+#: Below this many px per mm on the sheet in the half-size decode, the
+#: full-size picture is decoded and used instead (the reader wants detail).
+MIN_SOURCE_PX_PER_MM = 0.85 * RECT_PX_PER_MM
+
+
+@dataclass
+class SheetResult:
+    """One sheet read from a photo: its identity, verdicts, score and status.
+
+    ``rectified``: the flat sheet image (BGR, RECT_PX_PER_MM px per mm),
+    kept only when asked for (overlays).
+    """
+
+    sheet: Sheet
+    verdicts: dict[str, Any]
+    score: SheetScore
+    uncertain: list[str]
+    page: int | None = None
+    fit_error_mm: float = 0.0
+    rectified: np.ndarray | None = field(default=None, repr=False)
+
+    @property
+    def status(self) -> str:
+        return self.score.status(self.uncertain)
+
+    @property
+    def marked(self) -> list[str]:
+        return list(self.score.marked)
+
+    def to_json(self) -> dict[str, Any]:
+        out = self.score.to_json(self.uncertain)
+        if self.page is not None:
+            out["page"] = self.page
+        return out
+
+
+@dataclass
+class PhotoResult:
+    """Everything one photo file gave: sheets read, and what went wrong.
+
+    ``error``: set when no sheet at all could be read (``sheets`` is then
+    empty). ``problems``: sheets found in the photo but not read (cut off,
+    unknown code), while other sheets of the same photo were.
+    """
+
+    file: str
+    error: str | None = None
+    sheets: list[SheetResult] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def exit_code(self) -> ExitCode:
+        if self.error or self.problems:
+            return ExitCode.bad_input
+        if any(s.status != "ok" for s in self.sheets):
+            return ExitCode.rule_problem
+        return ExitCode.ok
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"file": self.file, "error": self.error,
+                               "sheets": [s.to_json() for s in self.sheets]}
+        if self.problems:
+            out["problems"] = list(self.problems)
+        return out
+
+
+def known_layouts(extra: Sequence[str] = ()) -> list[Layout]:
+    """The built-in layouts plus the layout files given with ``--layout``."""
+    layouts = list(load_builtin_layouts())
+    layouts += [load_layout(path) for path in extra]
+    return layouts
+
+
+def scan_photo(path: str | Path, *, layouts: Iterable[Layout] | KnownSheets,
+               keep_images: bool = False) -> PhotoResult:
+    """Read and score every sheet in one photo file (or every page of a PDF)."""
+    known = layouts if isinstance(layouts, KnownSheets) else KnownSheets.from_layouts(layouts)
+    result = PhotoResult(file=str(path))
+    try:
+        pictures = load_pictures(path)
+    except QwixxError as exc:
+        result.error = exc.message
+        return result
+    errors: list[str] = []
+    for picture in pictures:
+        prefix = f"page {picture.page}: " if picture.page is not None and len(pictures) > 1 else ""
+        try:
+            sheets, problems = _scan_picture(picture, known, keep_images=keep_images)
+        except QwixxError as exc:
+            errors.append(prefix + exc.message)
+            continue
+        result.sheets += sheets
+        result.problems += [prefix + p for p in problems]
+    if not result.sheets:
+        messages = errors + result.problems
+        result.error = "; ".join(messages) if messages else f"{path}: no sheet found"
+        result.problems = []
+    else:
+        result.problems = errors + result.problems
+    return result
+
+
+def _scan_picture(picture: Picture, known: KnownSheets, *,
+                  keep_images: bool) -> tuple[list[SheetResult], list[str]]:
+    name = picture.path.name
+    gray = cv2.cvtColor(picture.image, cv2.COLOR_BGR2GRAY)
+    hits = detect_markers(gray)
+    if not hits:
+        raise SheetNotFoundError(
+            f"no sheet found in {name}: none of the four corner markers is visible; "
+            "photograph the whole sheet, in focus, with even light on it")
+    size_mm, groups = _best_grouping(hits, known)
+    height, width = gray.shape
+    sheets: list[SheetResult] = []
+    problems: list[str] = []
+    for number, group in enumerate(groups, start=1):
+        where = f"{name}" if len(groups) == 1 else f"{name}, sheet {number} of {len(groups)}"
+        if len(group.hits) < 3:
+            if len(group.hits) == 1 and (sheets or len(groups) > 1):
+                continue  # a lone marker next to real sheets: not worth a message
+            problems.append(_too_few_markers(group, size_mm, (width, height), where))
+            continue
+        try:
+            sheets.append(_read_sheet(picture, group, size_mm, known, (width, height), where,
+                                      keep_images=keep_images))
+        except QwixxError as exc:
+            problems.append(exc.message)
+    sheets.sort(key=lambda s: (s.sheet.letter or "", s.sheet.layout))
+    return sheets, problems
+
+
+def _best_grouping(hits, known: KnownSheets) -> tuple[tuple[float, float], list[MarkerGroup]]:
+    best: tuple[float, tuple[float, float], list[MarkerGroup]] | None = None
+    for size in known.sizes_mm:
+        groups = group_markers(hits, size)
+        quality = sum(len(g.hits) ** 2 for g in groups)
+        if best is None or quality > best[0]:
+            best = (quality, size, groups)
+        if all(len(g.hits) >= 3 for g in groups):
+            break
+    assert best is not None
+    return best[1], best[2]
+
+
+def _too_few_markers(group: MarkerGroup, size_mm: tuple[float, float],
+                     image_size: tuple[int, int], where: str) -> str:
+    mm = np.vstack([marker_rect_corners_mm(k, size_mm) for k in group.hits])
+    px = np.vstack([h.corners for h in group.hits.values()])
+    affine, _ = cv2.estimateAffine2D(mm.astype(np.float32), px.astype(np.float32))
+    if affine is not None:
+        fit = SheetFit(np.vstack([affine, [0, 0, 1]]), 0.0, 0.0, len(group.hits))
+        sides = outside_sides(fit, (0, 0, size_mm[0], size_mm[1]), image_size, margin_px=-2)
+        if sides:
+            return _cut_off_message(where, sides)
+    seen = ", ".join(CORNER_NAMES[k] for k in sorted(group.hits))
+    return (f"{where}: only {len(group.hits)} of the 4 corner markers of a sheet are visible "
+            f"({seen}); at least 3 are needed: uncover the corners, avoid glare and shadow, "
+            "and photograph again")
+
+
+def _cut_off_message(where: str, sides: list[str]) -> str:
+    if len(sides) == 1:
+        edges = f"the {sides[0]} edge of the sheet is"
+    else:
+        edges = "the " + ", ".join(sides[:-1]) + f" and {sides[-1]} edges of the sheet are"
+    return (f"{where}: {edges} outside the picture; photograph the whole sheet with a little "
+            "table around it")
+
+
+def _read_sheet(picture: Picture, group: MarkerGroup, size_mm: tuple[float, float],
+                known: KnownSheets, image_size: tuple[int, int], where: str, *,
+                keep_images: bool) -> SheetResult:
+    from .read import read_marks
+
+    fit = fit_sheet(group, size_mm)
+    image = picture.image
+    full_scale = 1.0 / picture.scale
+    payload = _read_payload(image, fit, size_mm, known)
+    if payload is None and picture.scale != 1.0:
+        image, fit = picture.full(), fit.scaled(full_scale)
+        image_size = (image.shape[1], image.shape[0])
+        payload = _read_payload(image, fit, size_mm, known)
+    if payload is None:
+        raise PhotoError(
+            f"{where}: the sheet's code (the square barcode above the bottom-right marker) "
+            "cannot be read; make sure it is in focus, not covered and not in glare, and "
+            "photograph again")
+    sheet = known.match(payload)
+    if sheet.size_mm != size_mm:
+        group_fit = fit_sheet(group, sheet.size_mm)
+        fit = group_fit.scaled(full_scale) if image is not picture.image else group_fit
+    if fit.error_mm > MAX_FIT_ERROR_MM:
+        raise PhotoError(
+            f"{where}: the corner markers do not line up with a flat sheet (off by "
+            f"{fit.error_mm:.1f} mm); flatten the sheet and photograph it from above")
+    region = _content_region(sheet)
+    sides = outside_sides(fit, region, image_size)
+    if sides:
+        raise PhotoError(_cut_off_message(where, sides))
+    if image is picture.image and picture.scale != 1.0 \
+            and local_px_per_mm(fit, sheet.size_mm) < MIN_SOURCE_PX_PER_MM:
+        image, fit = picture.full(), fit.scaled(full_scale)
+    rectified = rectify(image, fit, sheet.size_mm, px_per_mm=RECT_PX_PER_MM)
+    verdicts = read_marks(rectified, sheet, px_per_mm=RECT_PX_PER_MM)
+    marked = [v.box_id for v in verdicts.values() if v.state == "crossed"]
+    uncertain = [b.id for b in sheet.boxes
+                 if b.id in verdicts and verdicts[b.id].state == "uncertain"]
+    score = score_sheet(sheet, marked)
+    return SheetResult(sheet=sheet, verdicts=verdicts, score=score, uncertain=uncertain,
+                       page=picture.page, fit_error_mm=fit.error_mm,
+                       rectified=rectified if keep_images else None)
+
+
+def _read_payload(image: np.ndarray, fit: SheetFit, size_mm: tuple[float, float],
+                  known: KnownSheets) -> str | None:
+    for rect in known.code_rects_mm(size_mm) or [_default_code_rect(size_mm)]:
+        text = read_code(image, fit, rect, size_mm)
+        if text:
+            return text
+    return None
+
+
+def _default_code_rect(size_mm: tuple[float, float]) -> tuple[float, float, float, float]:
+    from qwixx_print.layout import CODE_GAP_MM, CODE_MM, MARKER_INSET_MM, MARKER_MM
+
+    width, height = size_mm
+    x0 = width - MARKER_INSET_MM - CODE_MM
+    y0 = height - MARKER_INSET_MM - MARKER_MM - CODE_GAP_MM - CODE_MM
+    return (x0, y0, x0 + CODE_MM, y0 + CODE_MM)
+
+
+def _content_region(sheet: Sheet) -> tuple[float, float, float, float]:
+    """The part of the sheet that must be in the picture (boxes and code), mm."""
+    rects = [b.rect for b in sheet.boxes] + [sheet.furniture.code]
+    return (min(r.x for r in rects), min(r.y for r in rects),
+            max(r.x + r.w for r in rects), max(r.y + r.h for r in rects))

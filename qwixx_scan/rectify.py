@@ -1,0 +1,155 @@
+"""From marker corners to a flat, upright image of the sheet.
+
+The homography maps sheet millimetres (x right, y down, from the top-left
+trim corner) to picture pixels. It is fitted to every corner of every
+visible marker (4 per marker, so 12 points even with one marker hidden).
+:func:`rectify` warps the sheet so that sheet mm (x, y) lands on pixel
+(x * px_per_mm, y * px_per_mm): the image :func:`qwixx_scan.read.read_marks`
+expects.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .find import MarkerGroup, marker_rect_corners_mm
+
+#: Resolution of the rectified sheet handed to the mark reader, px per mm.
+#: A ballpoint line (about 0.4 mm) stays 3 px wide; a 148 x 105 mm sheet
+#: becomes 1184 x 840 px, quick to warp and to read.
+RECT_PX_PER_MM = 8.0
+#: Largest tolerated RMS distance (mm, on the sheet) between the marker
+#: corners and where the fitted homography puts them. Above this the paper
+#: is too bent (or a marker misread) to trust box positions.
+MAX_FIT_ERROR_MM = 0.6
+
+
+@dataclass(frozen=True)
+class SheetFit:
+    """A homography ``h`` (3x3) from sheet mm to picture px, and its quality.
+
+    ``error_mm``: RMS reprojection error of the marker corners, in mm on the
+    sheet. ``px_per_mm``: the picture's mean resolution on the sheet.
+    """
+
+    h: np.ndarray
+    error_mm: float
+    px_per_mm: float
+    markers_used: int
+
+    def scaled(self, factor: float) -> SheetFit:
+        """The same fit for the picture resized by ``factor`` (px centres kept)."""
+        s = np.array([[factor, 0, 0.5 * factor - 0.5], [0, factor, 0.5 * factor - 0.5], [0, 0, 1]])
+        return SheetFit(s @ self.h, self.error_mm, self.px_per_mm * factor, self.markers_used)
+
+    def to_px(self, points_mm: np.ndarray) -> np.ndarray:
+        """Map an (N, 2) array of sheet mm to picture px."""
+        pts = np.asarray(points_mm, np.float64).reshape(-1, 1, 2)
+        return cv2.perspectiveTransform(pts, self.h).reshape(-1, 2)
+
+
+def fit_sheet(group: MarkerGroup, size_mm: tuple[float, float]) -> SheetFit:
+    """Fit the mm -> px homography of a sheet of ``size_mm`` to its markers.
+
+    Needs at least 3 markers (12 corners). RANSAC drops a corner that was
+    badly located (glare, a pen stroke touching the marker).
+    """
+    if len(group.hits) < 3:
+        raise ValueError("fit_sheet needs at least 3 markers")
+    mm = np.vstack([marker_rect_corners_mm(k, size_mm) for k in sorted(group.hits)])
+    px = np.vstack([group.hits[k].corners for k in sorted(group.hits)]).astype(np.float64)
+    side = float(np.mean([h.side_px for h in group.hits.values()]))
+    threshold = max(1.5, side / 25)  # px: a corner this far off is an outlier
+    h, inliers = cv2.findHomography(mm, px, cv2.RANSAC, threshold)
+    if h is None:
+        raise ValueError("the marker corners do not fit a sheet")
+    keep = inliers.ravel().astype(bool)
+    if keep.sum() < 8:
+        keep[:] = True
+    h, _ = cv2.findHomography(mm[keep], px[keep], 0)
+    projected = cv2.perspectiveTransform(mm.reshape(-1, 1, 2), h).reshape(-1, 2)
+    px_per_mm = side / 9.0
+    error_px = float(np.sqrt(np.mean(np.sum((projected[keep] - px[keep]) ** 2, axis=1))))
+    return SheetFit(h, error_px / px_per_mm, px_per_mm, len(group.hits))
+
+
+def local_px_per_mm(fit: SheetFit, size_mm: tuple[float, float]) -> float:
+    """The smallest resolution (px per mm) anywhere on the sheet: the far side
+    of a tilted sheet is seen smaller than the near side."""
+    width, height = size_mm
+    worst = np.inf
+    for x, y in ((0, 0), (width, 0), (width, height), (0, height), (width / 2, height / 2)):
+        x0 = np.clip(x, 1, width - 1) - 1
+        y0 = np.clip(y, 1, height - 1) - 1
+        p = fit.to_px(np.array([[x0, y0], [x0 + 1, y0], [x0, y0 + 1]]))
+        worst = min(worst, np.linalg.norm(p[1] - p[0]), np.linalg.norm(p[2] - p[0]))
+    return float(worst)
+
+
+def outside_sides(fit: SheetFit, region_mm: tuple[float, float, float, float],
+                  image_size: tuple[int, int], *, margin_px: float = 1.0) -> list[str]:
+    """Which sides of the sheet's ``region_mm`` (x0, y0, x1, y1) fall outside
+    an image of ``image_size`` (width, height px): a list like ["left", "top"]."""
+    x0, y0, x1, y1 = region_mm
+    width, height = image_size
+    sides = {"left": [(x0, y) for y in np.linspace(y0, y1, 9)],
+             "right": [(x1, y) for y in np.linspace(y0, y1, 9)],
+             "top": [(x, y0) for x in np.linspace(x0, x1, 9)],
+             "bottom": [(x, y1) for x in np.linspace(x0, x1, 9)]}
+    out = []
+    for name, points in sides.items():
+        p = fit.to_px(np.array(points))
+        inside = ((p[:, 0] >= -margin_px) & (p[:, 0] <= width - 1 + margin_px)
+                  & (p[:, 1] >= -margin_px) & (p[:, 1] <= height - 1 + margin_px))
+        if not inside.all():
+            out.append(name)
+    return out
+
+
+def rectify(image: np.ndarray, fit: SheetFit, size_mm: tuple[float, float], *,
+            px_per_mm: float = RECT_PX_PER_MM,
+            region_mm: tuple[float, float, float, float] | None = None) -> np.ndarray:
+    """Warp the sheet (or ``region_mm`` = x0, y0, x1, y1 of it) to a flat image.
+
+    Output pixel (u, v) shows sheet mm (x0 + u / px_per_mm, y0 + v / px_per_mm);
+    for the whole sheet its size is round(W * ppm) x round(H * ppm).
+    """
+    if region_mm is None:
+        region_mm = (0.0, 0.0, size_mm[0], size_mm[1])
+    x0, y0, x1, y1 = region_mm
+    out_w, out_h = round((x1 - x0) * px_per_mm), round((y1 - y0) * px_per_mm)
+    to_mm = np.array([[1 / px_per_mm, 0, x0], [0, 1 / px_per_mm, y0], [0, 0, 1]])
+    # The mm -> px homography composed with output px -> mm; WARP_INVERSE_MAP
+    # samples the picture at each output pixel directly.
+    m = fit.h @ to_mm
+    interpolation = cv2.INTER_AREA if fit.px_per_mm > 2 * px_per_mm else cv2.INTER_LINEAR
+    if interpolation == cv2.INTER_AREA:
+        interpolation = cv2.INTER_LINEAR  # warpPerspective has no area filter; pre-blur instead
+        sigma = 0.5 * fit.px_per_mm / px_per_mm
+        k = int(2 * round(1.5 * sigma) + 1)
+        bbox = _bbox(fit, region_mm, image.shape)
+        if bbox is not None:
+            bx0, by0, bx1, by1 = bbox
+            crop = cv2.GaussianBlur(image[by0:by1, bx0:bx1], (k, k), sigma)
+            shift = np.array([[1, 0, -bx0], [0, 1, -by0], [0, 0, 1]], np.float64)
+            return cv2.warpPerspective(crop, shift @ m, (out_w, out_h),
+                                       flags=interpolation | cv2.WARP_INVERSE_MAP,
+                                       borderMode=cv2.BORDER_REPLICATE)
+    return cv2.warpPerspective(image, m, (out_w, out_h), flags=interpolation | cv2.WARP_INVERSE_MAP,
+                               borderMode=cv2.BORDER_REPLICATE)
+
+
+def _bbox(fit: SheetFit, region_mm: tuple[float, float, float, float],
+          shape: tuple[int, ...]) -> tuple[int, int, int, int] | None:
+    x0, y0, x1, y1 = region_mm
+    p = fit.to_px(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]))
+    bx0 = int(max(0, np.floor(p[:, 0].min()) - 8))
+    by0 = int(max(0, np.floor(p[:, 1].min()) - 8))
+    bx1 = int(min(shape[1], np.ceil(p[:, 0].max()) + 9))
+    by1 = int(min(shape[0], np.ceil(p[:, 1].max()) + 9))
+    if bx1 <= bx0 or by1 <= by0:
+        return None
+    return bx0, by0, bx1, by1
