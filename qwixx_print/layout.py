@@ -353,10 +353,12 @@ class _Checker:
         self.warnings.append(f"{self.at(path)}: warning: {message}")
 
     def number(self, value: Any, path: tuple[Any, ...], *, minimum: float = 0.0) -> float:
+        # name the key, not a list position: size_mm: [abc, 100] -> 'size_mm'
+        name = next((p for p in reversed(path) if isinstance(p, str)), "value")
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise self.fail(path, f"'{path[-1]}' must be a number, not {_show(value)}")
+            raise self.fail(path, f"'{name}' must be a number, not {_show(value)}")
         if value < minimum:
-            raise self.fail(path, f"'{path[-1]}' must be at least {minimum:g}, not {value:g}")
+            raise self.fail(path, f"'{name}' must be at least {minimum:g}, not {value:g}")
         return float(value)
 
     def text(self, value: Any, path: tuple[Any, ...]) -> str:

@@ -79,6 +79,9 @@ def _convert(node: yaml.Node, path: Path_, lines: dict[Path_, int], file: str) -
             if key in result:
                 raise LayoutError(f"{file}:{key_node.start_mark.line + 1}: duplicate key '{key}'")
             result[key] = _convert(value_node, path + (key,), lines, file)
+            # A keyed value is reported at its key: for a nested block
+            # ("C:" then "steps: ...") that is the line a person looks for.
+            lines[path + (key,)] = key_node.start_mark.line + 1
         return result
     if isinstance(node, yaml.SequenceNode):
         return [_convert(item, path + (i,), lines, file) for i, item in enumerate(node.value)]
