@@ -87,6 +87,39 @@ def geometry_command(layout: str, letter: str | None) -> None:
     click.echo(json.dumps(sheet.geometry_json(), indent=2))
 
 
+@cli.command("print")
+@click.argument("layout")
+@click.option("--letters", "-l", metavar="LETTERS",
+              help="Sheets to print, cycling: A,C or A-E (default: all the layout's letters).")
+@click.option("--sheets", "-n", type=int, default=80, show_default=True, metavar="N",
+              help="Number of sheets (one pad is 80; at most 2000).")
+@click.option("--paper", type=click.Choice(["a4", "letter", "sheet"], case_sensitive=False),
+              default="a4", show_default=True,
+              help="a4/letter: sheets side by side with cut marks, for home printers; "
+                   "sheet: one sheet per page at its trim size, for a print shop.")
+@click.option("--bleed", type=float, default=0.0, show_default=True, metavar="MM",
+              help="Extend artwork touching the trim edge this far (print shops: 3).")
+@click.option("--cmyk", is_flag=True, help="Draw every colour in CMYK (print shops).")
+@click.option("--no-cut-marks", is_flag=True, help="Leave out the cut marks (a4/letter).")
+@click.option("-o", "--output", required=True, metavar="FILE.pdf", help="The PDF to write.")
+def print_command(layout: str, letters: str | None, sheets: int, paper: str, bleed: float,
+                  cmyk: bool, no_cut_marks: bool, output: str) -> None:
+    """Write a print-ready pad of LAYOUT's sheets to FILE.pdf.
+
+    LAYOUT is a built-in name (see `qwixx layouts`) or a layout YAML file.
+    Connected layouts cycle their letters (A, B, C, D, E, A, ...) so
+    neighbouring sheets differ. Print at 100 % ("actual size"), never
+    "fit to page": the scanner relies on the printed size.
+    """
+    from .render import write_pad  # reportlab loads only when printing
+
+    model = load_layout(layout)
+    echo_warnings(model.warnings)
+    info = write_pad(output, model, letters=letters, sheets=sheets, paper=paper.lower(),
+                     bleed_mm=bleed, cmyk=cmyk, cut_marks=not no_cut_marks)
+    click.echo(f"qwixx: {info.summary(output)}", err=True)
+
+
 @cli.command("score")
 @click.argument("file", metavar="FILE")
 @click.option("--json", "as_json", is_flag=True,
