@@ -1,0 +1,133 @@
+"""``qwixx scan``: the command line of the scanner (all its click code).
+
+:func:`register` adds the command to the ``qwixx`` group of
+:mod:`qwixx_print.cli`.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import click
+import cv2
+
+from qwixx_print.errors import ExitCode, OutputError
+
+from .identify import KnownSheets
+from .pipeline import PhotoResult, known_layouts, scan_photo
+from .report import overlay_image, overlay_name, overlay_stems, results_json, results_table
+
+_WORKER_KNOWN: KnownSheets | None = None
+
+
+def _init_worker(layout_files: Sequence[str]) -> None:
+    global _WORKER_KNOWN
+    cv2.setNumThreads(1)  # the pool already uses the cores
+    _WORKER_KNOWN = KnownSheets.from_layouts(known_layouts(layout_files))
+
+
+def _scan_in_worker(path: str, overlay_dir: str | None, stem: str) -> PhotoResult:
+    assert _WORKER_KNOWN is not None
+    return _scan_and_draw(path, _WORKER_KNOWN, overlay_dir, stem)
+
+
+def _scan_and_draw(path: str, known: KnownSheets, overlay_dir: str | None,
+                   stem: str) -> PhotoResult:
+    """Scan one photo; write its overlays (named from ``stem``); drop the images."""
+    result = scan_photo(path, layouts=known, keep_images=overlay_dir is not None)
+    if overlay_dir is not None:
+        taken: set[str] = set()
+        for sheet in result.sheets:
+            target = Path(overlay_dir) / overlay_name(stem, sheet, taken)
+            if not cv2.imwrite(str(target), overlay_image(sheet)):
+                raise OutputError(f"cannot write the overlay {target}; check the folder")
+            sheet.rectified = None
+    return result
+
+
+def scan_all(paths: Sequence[str], layout_files: Sequence[str], *, jobs: int,
+             overlay_dir: str | None) -> Iterator[PhotoResult]:
+    """Scan ``paths`` in order, in ``jobs`` processes; yields results in order."""
+    stems = overlay_stems(paths)
+    if jobs <= 1 or len(paths) <= 1:
+        known = KnownSheets.from_layouts(known_layouts(layout_files))
+        for path, stem in zip(paths, stems, strict=True):
+            yield _scan_and_draw(path, known, overlay_dir, stem)
+        return
+    with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker,
+                             initargs=(tuple(layout_files),)) as pool:
+        yield from pool.map(_scan_in_worker, paths, [overlay_dir] * len(paths), stems)
+
+
+def exit_code_for(results: Sequence[PhotoResult]) -> ExitCode:
+    """3 if any photo (or a sheet in it) could not be read, else 1 if any sheet
+    needs review or is invalid, else 0."""
+    codes = {r.exit_code for r in results}
+    for code in (ExitCode.bad_input, ExitCode.rule_problem):
+        if code in codes:
+            return code
+    return ExitCode.ok
+
+
+@click.command("scan")
+@click.argument("photos", nargs=-1, required=True, type=click.Path(dir_okay=True))
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON (INTERFACES.md).")
+@click.option("--overlay", "overlay_dir", metavar="DIR", type=click.Path(file_okay=False),
+              help="Write one PNG per sheet into DIR: the flattened sheet with each box "
+                   "outlined by its reading, and the score.")
+@click.option("--jobs", "-j", default=1, show_default=True, type=click.IntRange(1, 64),
+              help="Photos scanned at once (processes).")
+@click.option("--layout", "layout_files", metavar="FILE", multiple=True,
+              help="A layout YAML file the sheets may be printed from, besides the built-in "
+                   "layouts (repeatable).")
+def scan_command(photos: tuple[str, ...], as_json: bool, overlay_dir: str | None, jobs: int,
+                 layout_files: tuple[str, ...]) -> None:
+    """Read photographed score sheets and score them.
+
+    PHOTO is a JPEG, PNG or HEIC photo, or a PDF from a scanner (every page
+    is read). A photo may hold several sheets. Each sheet is identified by
+    the code printed on it, read box by box and scored with the rules; a box
+    the reader cannot decide is reported as uncertain and the sheet is sent
+    to review, never guessed.
+
+    \b
+    Status per sheet:
+      ok       read with confidence, no rule broken
+      review   a box is uncertain or a rule warning: a person should look
+      invalid  a rule error: not a legal finished sheet (often a misread box)
+
+    \b
+    Exit codes:
+      0  every sheet read with status ok
+      1  some sheet needs review or is invalid
+      3  some photo (or a sheet in it) could not be read: not an image,
+         empty or truncated, no sheet found, sheet cut off, unknown layout;
+         3 wins over 1, since a photo must be taken again first
+    """
+    if overlay_dir is not None:
+        try:
+            Path(overlay_dir).mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise OutputError(f"cannot create the overlay folder {overlay_dir} ({exc.strerror})") \
+                from None
+    known_layouts(layout_files)  # a bad --layout file stops here, before any photo
+    results: list[PhotoResult] = []
+    stream = scan_all(list(photos), layout_files, jobs=jobs, overlay_dir=overlay_dir)
+    if sys.stderr.isatty() and len(photos) > 1:
+        with click.progressbar(stream, length=len(photos), label="scanning", file=sys.stderr) as bar:
+            results.extend(bar)
+    else:
+        results.extend(stream)
+    if as_json:
+        click.echo(results_json(results))
+    else:
+        click.echo(results_table(results), nl=False)
+    click.get_current_context().exit(int(exit_code_for(results)))
+
+
+def register(group: click.Group) -> None:
+    """Add ``qwixx scan`` to the ``qwixx`` command group."""
+    group.add_command(scan_command)

@@ -1,0 +1,163 @@
+"""What a scan shows a person: the table, the JSON, the overlay pictures.
+
+Pure formatting: functions take :class:`~qwixx_scan.pipeline.PhotoResult`
+objects and return text or images; writing files is the CLI's job.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from qwixx_print.layout import ROWS
+
+from .pipeline import PhotoResult, SheetResult
+from .rectify import RECT_PX_PER_MM
+
+# Overlay colours, BGR.
+CROSSED = (40, 160, 0)
+EMPTY = (150, 150, 150)
+UNCERTAIN = (0, 140, 255)
+RULE_PROBLEM = (200, 0, 200)
+STATUS_COLOURS = {"ok": (40, 160, 0), "review": (0, 140, 255), "invalid": (0, 0, 220)}
+
+
+def results_json(results: Sequence[PhotoResult]) -> str:
+    """The INTERFACES.md scan JSON: an array, one object per photo, in order."""
+    return json.dumps([r.to_json() for r in results], indent=2)
+
+
+def sheet_name(sheet: SheetResult) -> str:
+    letter = f" {sheet.sheet.letter}" if sheet.sheet.letter else ""
+    page = f" (page {sheet.page})" if sheet.page is not None else ""
+    return f"{sheet.sheet.layout}{letter}{page}"
+
+
+def results_table(results: Sequence[PhotoResult]) -> str:
+    """The readable report: per photo its sheets (rows, points, status) or its error."""
+    blocks = [photo_table(r) for r in results]
+    return "\n\n".join(blocks) + "\n"
+
+
+def photo_table(result: PhotoResult) -> str:
+    lines = []
+    if result.error:
+        return f"{result.file}: UNREADABLE\n  {result.error}"
+    for sheet in result.sheets:
+        lines.append(sheet_table(result.file, sheet))
+    for problem in result.problems:
+        lines.append(f"{result.file}: a sheet was NOT read\n  {problem}")
+    return "\n\n".join(lines)
+
+
+def sheet_table(file: str, result: SheetResult) -> str:
+    score = result.score
+    out = [f"{file}: {sheet_name(result)}   status: {result.status.upper()}"]
+    out.append(f"  {'':<10}{'crosses':>8}{'points':>8}")
+    for row in score.rows:
+        lock = "  locked" if row.locked else ""
+        out.append(f"  {row.row:<10}{row.crosses:>8}{row.points:>8}{lock}")
+    if result.sheet.variant == "treden":
+        out.append(f"  {'steps':<10}{score.step_count:>8}{score.steps:>8}")
+    out.append(f"  {'penalties':<10}{score.penalty_count:>8}{score.penalties:>8}")
+    out.append(f"  {'total':<10}{'':>8}{score.total:>8}")
+    for line in needs_a_look(result):
+        out.append(f"  look at: {line}")
+    return "\n".join(out)
+
+
+def needs_a_look(result: SheetResult) -> list[str]:
+    """One line per thing a person should check on this sheet."""
+    lines = []
+    for box_id in result.uncertain:
+        note = getattr(result.verdicts.get(box_id), "note", "")
+        lines.append(f"{box_id}: cannot tell whether it is crossed" + (f" ({note})" if note else "")
+                     + "; not counted")
+    for v in result.score.violations:
+        lines.append(f"{v.severity}: {v.message}")
+    return lines
+
+
+def overlay_stems(files: Sequence[str]) -> list[str]:
+    """A file-name stem per photo for its overlays: the photo's name, made unique
+    in the batch (photos of the same name in different folders get a number)."""
+    stems = [re.sub(r"[^A-Za-z0-9_.-]+", "_", Path(f).stem) or "photo" for f in files]
+    out, seen = [], set()
+    for stem in stems:
+        name, k = stem, 2
+        while name in seen:
+            name, k = f"{stem}_{k}", k + 1
+        seen.add(name)
+        out.append(name)
+    return out
+
+
+def overlay_name(stem: str, sheet: SheetResult, taken: set[str]) -> str:
+    """File name of a sheet's overlay: photo stem + letter (+ page), unique in ``taken``."""
+    parts = [stem]
+    if sheet.page is not None:
+        parts.append(f"p{sheet.page}")
+    parts.append(sheet.sheet.letter or sheet.sheet.layout)
+    base = "-".join(parts)
+    name, k = f"{base}.png", 2
+    while name in taken:
+        name, k = f"{base}-{k}.png", k + 1
+    taken.add(name)
+    return name
+
+
+def overlay_image(result: SheetResult) -> np.ndarray:
+    """The rectified sheet with every box outlined by its verdict, and the score.
+
+    Outline colours: green crossed, grey empty, orange uncertain, magenta a
+    box named by a rule problem. Needs ``result.rectified`` (BGR).
+    """
+    if result.rectified is None:
+        raise ValueError("the sheet result holds no rectified image; scan with keep_images=True")
+    ppm = RECT_PX_PER_MM
+    sheet_img = result.rectified.copy()
+    problem_boxes = {b for v in result.score.violations for b in v.boxes}
+    for box in result.sheet.boxes:
+        verdict = result.verdicts.get(box.id)
+        state = getattr(verdict, "state", "empty")
+        colour, thick = {"crossed": (CROSSED, 3), "uncertain": (UNCERTAIN, 4)}.get(
+            state, (EMPTY, 1))
+        r = box.rect
+        p0 = (round(r.x * ppm), round(r.y * ppm))
+        p1 = (round((r.x + r.w) * ppm), round((r.y + r.h) * ppm))
+        cv2.rectangle(sheet_img, p0, p1, colour, thick, cv2.LINE_AA)
+        if box.id in problem_boxes:
+            pad = 4
+            cv2.rectangle(sheet_img, (p0[0] - pad, p0[1] - pad), (p1[0] + pad, p1[1] + pad),
+                          RULE_PROBLEM, 2, cv2.LINE_AA)
+        if state == "uncertain":
+            cv2.putText(sheet_img, "?", (p1[0] - 14, p0[1] + 18), cv2.FONT_HERSHEY_SIMPLEX, 0.6,
+                        UNCERTAIN, 2, cv2.LINE_AA)
+    return np.vstack([sheet_img, _score_strip(result, sheet_img.shape[1])])
+
+
+def _score_strip(result: SheetResult, width: int) -> np.ndarray:
+    score = result.score
+    strip = np.full((96, width, 3), 255, np.uint8)
+    status = result.status
+    parts = [f"{row}: {score.row(row).points}" for row in ROWS if any(r.row == row for r in score.rows)]
+    if result.sheet.variant == "treden":
+        parts.append(f"steps: {score.steps}")
+    parts.append(f"penalties: {score.penalties}")
+    text = "   ".join(parts)
+    font = cv2.FONT_HERSHEY_SIMPLEX
+    cv2.putText(strip, f"{sheet_name(result)}   total {score.total}   {status.upper()}", (12, 32),
+                font, 0.9, STATUS_COLOURS.get(status, (0, 0, 0)), 2, cv2.LINE_AA)
+    cv2.putText(strip, text, (12, 60), font, 0.6, (30, 30, 30), 1, cv2.LINE_AA)
+    x = 12
+    for label, colour in (("crossed", CROSSED), ("empty", EMPTY), ("uncertain", UNCERTAIN),
+                          ("rule problem", RULE_PROBLEM)):
+        cv2.rectangle(strip, (x, 72), (x + 16, 88), colour, 3)
+        cv2.putText(strip, label, (x + 22, 86), font, 0.5, (30, 30, 30), 1, cv2.LINE_AA)
+        x += 40 + 9 * len(label)
+    return strip
