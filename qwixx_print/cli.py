@@ -149,7 +149,7 @@ def score_command(ctx: click.Context, file: str, as_json: bool, house_rule: str)
          boxes kept from a scan result)
       3  bad input: unreadable or malformed file, unknown layout, letter or box
     """
-    stdin_text = click.get_text_stream("stdin").read() if file == "-" else None
+    stdin_text = sys.stdin.read() if file == "-" else None
     marks = read_marks_file(file, stdin_text=stdin_text)
     echo_warnings(marks.layout_warnings)
     score = score_sheet(marks.sheet, marks.marked, chain_rule=ChainRule(house_rule),
