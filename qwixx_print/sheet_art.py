@@ -53,9 +53,11 @@ PT = 25.4 / 72  # one point in mm
 BAND_PAD_MM = 0.6
 BOX_RADIUS_MM = 0.9
 BOX_OUTLINE_MM = 0.3
-NUMBER_PT = 14.0
+NUMBER_PT = 13.0
 STEP_FRAME_MM = 0.8
-CHAIN_RING_MM = 0.75
+CHAIN_RING_MM = 0.7
+#: The ring's outer edge stays this far inside the box edge.
+CHAIN_RING_INSET_MM = 0.2
 #: Modules of white around the QR code inside its square: the sheet keeps
 #: more white outside it (CODE_GAP_MM and beyond), so 2 modules inside give
 #: bigger modules than the usual 4 while the real quiet zone stays >= 4.
@@ -203,33 +205,33 @@ class _SheetArt:
                     self.padlock(box.rect, row.colour, light)
 
     def padlock(self, rect: Rect, colour: RGB, light: RGB) -> None:
-        """A padlock drawn with vector paths, centred in ``rect``, medium tone."""
-        s = min(rect.w, rect.h)
+        """A padlock drawn with vector paths, centred in ``rect``: the shackle in the
+        row colour, the body a mid tint of it, so the box still reads as light."""
+        s = min(rect.w, rect.h) * 0.82
         cx, cy = rect.centre
-        body_w, body_h = 0.50 * s, 0.36 * s
-        body_top = cy - 0.02 * s
-        shackle_r = 0.15 * s
+        body_w, body_h = 0.52 * s, 0.38 * s
+        body_top = cy - 0.04 * s
+        shackle_r = 0.16 * s
         c = self.c
-        # Shackle: a U upside down, legs into the body.
-        self.stroke(colour, 0.085 * s)
+        self.stroke(colour, 0.075 * s)
         c.setLineCap(0)
         p = c.beginPath()
-        leg_bottom = body_top + 0.02 * s
-        arc_centre_y = body_top - 0.10 * s
-        p.moveTo(cx - shackle_r, leg_bottom)
+        arc_centre_y = body_top - 0.12 * s
+        p.moveTo(cx - shackle_r, body_top + 0.02 * s)
         p.lineTo(cx - shackle_r, arc_centre_y)
+        # y points down here, so sweeping 180 -> 360 degrees bulges upwards.
         p.arcTo(cx - shackle_r, arc_centre_y - shackle_r, cx + shackle_r, arc_centre_y + shackle_r,
                 startAng=180, extent=180)
-        p.lineTo(cx + shackle_r, leg_bottom)
+        p.lineTo(cx + shackle_r, body_top + 0.02 * s)
         c.drawPath(p, stroke=1, fill=0)
         c.setLineCap(1)
-        # Body with a keyhole.
+        self.fill(tint(colour, 0.6))
+        self.stroke(colour, 0.05 * s)
+        c.roundRect(cx - body_w / 2, body_top, body_w, body_h, 0.07 * s, stroke=1, fill=1)
         self.fill(colour)
-        c.roundRect(cx - body_w / 2, body_top, body_w, body_h, 0.06 * s, stroke=0, fill=1)
-        self.fill(light)
         key_y = body_top + body_h * 0.42
-        c.circle(cx, key_y, 0.045 * s, stroke=0, fill=1)
-        c.rect(cx - 0.018 * s, key_y, 0.036 * s, 0.10 * s, stroke=0, fill=1)
+        c.circle(cx, key_y, 0.05 * s, stroke=0, fill=1)
+        c.rect(cx - 0.02 * s, key_y, 0.04 * s, 0.11 * s, stroke=0, fill=1)
 
     # ------------------------------------------------------------ Connected marks
 
@@ -273,8 +275,8 @@ class _SheetArt:
         """Kettingen: a dark ring inside each chain box and a chain link between the pair."""
         for a_id, b_id in self.sheet.chains:
             a, b = self.sheet.box(a_id).rect, self.sheet.box(b_id).rect
-            ra = min(a.w, a.h) / 2 - CHAIN_RING_MM / 2
-            rb = min(b.w, b.h) / 2 - CHAIN_RING_MM / 2
+            ra = chain_ring_radius(a)
+            rb = chain_ring_radius(b)
             (ax, ay), (bx, by) = a.centre, b.centre
             dist = math.hypot(bx - ax, by - ay)
             if dist > ra + rb:
@@ -424,3 +426,8 @@ class _SheetArt:
                 p.rect(rect.x + start * step_x, rect.y + r * step_y, (col - start) * step_x, step_y)
         self.c.drawPath(p, stroke=0, fill=1)
 
+
+
+def chain_ring_radius(rect: Rect) -> float:
+    """Radius (mm, to the middle of the stroke) of a chain box's ring."""
+    return min(rect.w, rect.h) / 2 - CHAIN_RING_INSET_MM - CHAIN_RING_MM / 2
