@@ -25,7 +25,7 @@ from qwixx_print.layout import MARKER_INSET_MM, MARKER_MM
 
 #: Markers are detected on a copy whose long side is at most this many px:
 #: detection cost grows with the area, and blur hurts less at this size.
-DETECT_LONG_SIDE_PX = 1600
+DETECT_LONG_SIDE_PX = 1280
 #: Two markers belong to one sheet when each predicts the other's centre
 #: within this share of their distance. Generous: a tilted camera makes the
 #: far side of a sheet look much smaller than one marker near the camera
@@ -111,8 +111,9 @@ def detect_markers(gray: np.ndarray) -> list[MarkerHit]:
     if _DETECTOR is None:
         _DETECTOR = _detector()
     hits = _detect_at(gray, DETECT_LONG_SIDE_PX)
-    if len(hits) < 3 and max(gray.shape) > DETECT_LONG_SIDE_PX:
-        # Small or blurred sheets: try the full working resolution too.
+    if len(hits) % 4 and max(gray.shape) > DETECT_LONG_SIDE_PX:
+        # A marker missing (hidden, or too small or blurred at the reduced
+        # size): look again at the full working resolution.
         more = _detect_at(gray, max(gray.shape))
         hits = _merge_hits(hits, more)
     if not hits:

@@ -125,20 +125,25 @@ def rectify(image: np.ndarray, fit: SheetFit, size_mm: tuple[float, float], *,
     # The mm -> px homography composed with output px -> mm; WARP_INVERSE_MAP
     # samples the picture at each output pixel directly.
     m = fit.h @ to_mm
-    interpolation = cv2.INTER_AREA if fit.px_per_mm > 2 * px_per_mm else cv2.INTER_LINEAR
-    if interpolation == cv2.INTER_AREA:
-        interpolation = cv2.INTER_LINEAR  # warpPerspective has no area filter; pre-blur instead
-        sigma = 0.5 * fit.px_per_mm / px_per_mm
-        k = int(2 * round(1.5 * sigma) + 1)
+    if fit.px_per_mm > 3 * px_per_mm:
+        # Shrinking more than 3x: halve the picture first (pyrDown filters),
+        # so that bilinear sampling does not alias pen strokes and noise.
         bbox = _bbox(fit, region_mm, image.shape)
         if bbox is not None:
             bx0, by0, bx1, by1 = bbox
-            crop = cv2.GaussianBlur(image[by0:by1, bx0:bx1], (k, k), sigma)
+            crop = image[by0:by1, bx0:bx1]
+            levels = 0
+            while fit.px_per_mm / 2 ** levels > 3 * px_per_mm and min(crop.shape[:2]) > 16:
+                crop = cv2.pyrDown(crop)
+                levels += 1
             shift = np.array([[1, 0, -bx0], [0, 1, -by0], [0, 0, 1]], np.float64)
-            return cv2.warpPerspective(crop, shift @ m, (out_w, out_h),
-                                       flags=interpolation | cv2.WARP_INVERSE_MAP,
+            f = 0.5 ** levels  # pyrDown keeps pixel centres: x' = (x + 0.5) * f - 0.5
+            down = np.array([[f, 0, 0.5 * f - 0.5], [0, f, 0.5 * f - 0.5], [0, 0, 1]])
+            return cv2.warpPerspective(crop, down @ shift @ m, (out_w, out_h),
+                                       flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                        borderMode=cv2.BORDER_REPLICATE)
-    return cv2.warpPerspective(image, m, (out_w, out_h), flags=interpolation | cv2.WARP_INVERSE_MAP,
+    return cv2.warpPerspective(image, m, (out_w, out_h),
+                               flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                borderMode=cv2.BORDER_REPLICATE)
 
 
