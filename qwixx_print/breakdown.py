@@ -18,12 +18,12 @@ def score_breakdown(score: SheetScore, uncertain: Sequence[str] = ()) -> str:
     name = score.layout + (f", sheet {score.letter}" if score.letter else "")
     lines = [name]
     for row in score.rows:
-        lock = "  locked" if row.locked else ""
-        lines.append(f"  {row.row:<10}{_crosses(row.crosses):<12}{row.points:>4} {_points(row.points)}{lock}")
+        lines.append(_line(row.row, _crosses(row.crosses), row.points,
+                           "  locked" if row.locked else ""))
     if score.variant == "treden":
-        lines.append(f"  {'steps':<10}{_crosses(score.step_count):<12}{score.steps:>4} {_points(score.steps)}")
-    lines.append(f"  {'penalties':<10}{score.penalty_count:<12}{score.penalties:>4} {_points(score.penalties)}")
-    lines.append(f"  {'total':<10}{'':<12}{score.total:>4} {_points(score.total)}")
+        lines.append(_line("steps", _crosses(score.step_count), score.steps))
+    lines.append(_line("penalties", str(score.penalty_count), score.penalties))
+    lines.append(_line("total", "", score.total))
     if score.variant == "kettingen":
         rule = ("an auto-crossed chain box is not your last cross"
                 if score.chain_rule is ChainRule.FREE
@@ -40,9 +40,11 @@ def score_breakdown(score: SheetScore, uncertain: Sequence[str] = ()) -> str:
     return "\n".join(lines)
 
 
+def _line(label: str, count: str, points: int, extra: str = "") -> str:
+    unit = "point" if abs(points) == 1 else "points"
+    return f"  {label:<10}{count:<12}{points:>4} {unit}{extra}"
+
+
 def _crosses(n: int) -> str:
     return f"{n} cross" if n == 1 else f"{n} crosses"
 
-
-def _points(n: int) -> str:
-    return "point" if abs(n) == 1 else "points"

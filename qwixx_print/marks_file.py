@@ -89,14 +89,19 @@ def _parse(text: str, file: str) -> YamlSource:
     if not text.strip():
         raise MarksError(f"{file}:1: the marks file is empty; write layout, letter and the "
                          "crossed boxes (see samples/)")
-    if text.lstrip().startswith(("{", "[")):
+    json_data: Any = None
+    is_json = text.lstrip().startswith(("{", "["))
+    if is_json:
         try:
-            json.loads(text)
+            json_data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise MarksError(f"{file}:{exc.lineno}: JSON syntax error: {exc.msg}") from None
     try:
+        # YAML reads JSON too, and keeps the line of every value for messages
         return read_yaml(text, file)
     except LayoutError as exc:  # the YAML reader speaks of layouts; this is a marks file
+        if is_json:  # valid JSON that YAML refuses (tab indentation): no line numbers
+            return YamlSource(file=file, data=json_data)
         raise MarksError(exc.message) from None
 
 

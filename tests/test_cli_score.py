@@ -166,10 +166,19 @@ def test_scan_sheet_object_and_whole_scan_result_are_accepted(tmp_path):
              "uncertain": [], "score": {"total": 999}, "status": "ok"}
     result = score_file(tmp_path, json.dumps(sheet), "--json", name="sheet.json")
     assert result.exit_code == 0
-    assert json.loads(result.stdout)["score"]["total"] == 3 + 1 + 1 - 5  # treden A: yellow-6 is a step
+    # treden A: yellow-6 is a step, so red 3 + yellow 1 + steps 1 - 5
+    assert json.loads(result.stdout)["score"]["total"] == 3 + 1 + 1 - 5
     scan = [{"file": "anna.jpg", "error": None, "sheets": [sheet]}]
     again = score_file(tmp_path, json.dumps(scan), "--json", name="scan.json")
     assert json.loads(again.stdout) == json.loads(result.stdout)
+
+
+def test_json_indented_with_tabs_is_read(tmp_path):
+    # valid JSON that YAML refuses (tabs) must still be read
+    text = '{\n\t"layout": "classic",\n\t"marked": ["red-2", "red-3"]\n}\n'
+    result = score_file(tmp_path, text, "--json", name="tabs.json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["score"]["red"] == 3
 
 
 def test_uncertain_boxes_from_a_scan_keep_the_sheet_in_review(tmp_path):
@@ -204,8 +213,10 @@ def test_house_rule_is_accepted_and_does_not_change_the_score():
     ("layout: treden\nred: [2]\n", "marks.yaml:1: layout 'treden' needs a letter"),
     ("layout: classic\nletter: A\n", "marks.yaml:2: layout 'classic' has one sheet and no letters"),
     ("letter: A\nred: [2]\n", "marks.yaml:1: missing 'layout'"),
-    ("layout: classic\nred: [2, 13]\n", "marks.yaml:2: red has no box 13 (red holds 2..12 and lock)"),
-    ("layout: classic\ngreen:\n  - 12\n  - 1\n", "marks.yaml:4: green has no box 1 (green holds 12..2"),
+    ("layout: classic\nred: [2, 13]\n",
+     "marks.yaml:2: red has no box 13 (red holds 2..12 and lock)"),
+    ("layout: classic\ngreen:\n  - 12\n  - 1\n",
+     "marks.yaml:4: green has no box 1 (green holds 12..2"),
     ("layout: classic\nred: [2, 2]\n", "marks.yaml:2: red lists 2 twice"),
     ("layout: classic\nred: 5\n", "marks.yaml:2: 'red' must be a list of crossed numbers"),
     ("layout: classic\npurple: [2]\n", "marks.yaml:2: unknown key 'purple'"),
@@ -213,7 +224,8 @@ def test_house_rule_is_accepted_and_does_not_change_the_score():
     ("layout: classic\npenalties: two\n", "marks.yaml:2: 'penalties' must be the number"),
     ("layout: classic\npenalties: 40\n", "marks.yaml:2: 40 penalties cannot be right"),
     ('{"layout": "classic",\n "marked": ["red-2", "red-13"]}',
-     "marks.yaml:2: box 'red-13' does not exist on classic: red holds red-2 .. red-12 and red-lock"),
+     "marks.yaml:2: box 'red-13' does not exist on classic: "
+     "red holds red-2 .. red-12 and red-lock"),
     ("layout: classic\nmarked: red-2\n", "marks.yaml:2: 'marked' must be a list of box ids"),
     ("layout: classic\nmarked: [red-2]\nuncertain: [red-2]\n", "marks.yaml:3: 'red-2' is both"),
     ("[1, 2]\n", "marks.yaml:1: the file holds a list of 2 items"),

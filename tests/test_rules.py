@@ -211,12 +211,14 @@ def test_too_many_locks():
 
 
 def test_two_locks_are_allowed():
-    marked = row_ids("red", 2, 3, 4, 5, 6, 12, "lock") + row_ids("blue", 12, 11, 10, 9, 8, 2, "lock")
+    marked = (row_ids("red", 2, 3, 4, 5, 6, 12, "lock")
+              + row_ids("blue", 12, 11, 10, 9, 8, 2, "lock"))
     assert rules_of(score_sheet(CLASSIC, marked)) == []
 
 
 def test_unknown_box_names_the_box_and_what_exists():
-    with pytest.raises(MarksError, match=r"'red-13' does not exist .*red-2 \.\. red-12 and red-lock"):
+    with pytest.raises(MarksError,
+                       match=r"'red-13' does not exist .*red-2 \.\. red-12 and red-lock"):
         score_sheet(CLASSIC, ["red-13"])
     with pytest.raises(MarksError, match=r"'penalty-5' .* penalty-1 \.\. penalty-4"):
         score_sheet(CLASSIC, ["penalty-5"])
