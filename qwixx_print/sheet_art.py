@@ -202,18 +202,18 @@ class _SheetArt:
                     self.centred_text(box.rect, str(box.number), font=FONT_BOLD, size=NUMBER_PT,
                                       rgb=row.ink)
                 else:
-                    self.padlock(box.rect, row.colour, light)
+                    self.padlock(box.rect, row.colour, row.ink)
 
-    def padlock(self, rect: Rect, colour: RGB, light: RGB) -> None:
-        """A padlock drawn with vector paths, centred in ``rect``: the shackle in the
-        row colour, the body a mid tint of it, so the box still reads as light."""
+    def padlock(self, rect: Rect, colour: RGB, ink: RGB) -> None:
+        """A padlock drawn with vector paths, centred in ``rect``: outlines in the
+        row's ink, the body a mid tint of the row colour, so the box still reads light."""
         s = min(rect.w, rect.h) * 0.82
         cx, cy = rect.centre
         body_w, body_h = 0.52 * s, 0.38 * s
         body_top = cy - 0.04 * s
         shackle_r = 0.16 * s
         c = self.c
-        self.stroke(colour, 0.075 * s)
+        self.stroke(ink, 0.075 * s)
         c.setLineCap(0)
         p = c.beginPath()
         arc_centre_y = body_top - 0.12 * s
@@ -225,10 +225,10 @@ class _SheetArt:
         p.lineTo(cx + shackle_r, body_top + 0.02 * s)
         c.drawPath(p, stroke=1, fill=0)
         c.setLineCap(1)
-        self.fill(tint(colour, 0.6))
-        self.stroke(colour, 0.05 * s)
+        self.fill(tint(colour, 0.5))
+        self.stroke(ink, 0.05 * s)
         c.roundRect(cx - body_w / 2, body_top, body_w, body_h, 0.07 * s, stroke=1, fill=1)
-        self.fill(colour)
+        self.fill(ink)
         key_y = body_top + body_h * 0.42
         c.circle(cx, key_y, 0.05 * s, stroke=0, fill=1)
         c.rect(cx - 0.02 * s, key_y, 0.04 * s, 0.11 * s, stroke=0, fill=1)
@@ -264,12 +264,16 @@ class _SheetArt:
             x0 = max(a.x, b.x) + overlap_x * 0.30
             self.c.rect(x0, upper.y + upper.h - f, overlap_x * 0.40, gap_y + 2 * f, stroke=0, fill=1)
         elif 0 <= gap_x <= 3.0 and 0 <= gap_y <= 4.0:  # up and one column over
+            # Corner to corner; the ends stop inside the frames, which are drawn on top.
             upper, lower = (a, b) if a.y < b.y else (b, a)
-            ux = upper.x if upper.x > lower.x else upper.x + upper.w
-            lx = lower.x + lower.w if upper.x > lower.x else lower.x
-            inward = 1.0 if upper.x > lower.x else -1.0
-            self.stroke(MARK_DARK, 1.4)
-            self.c.line(lx - inward * f, lower.y + f, ux + inward * f, upper.y + upper.h - f)
+            right = upper.x > lower.x
+            e = 0.6 * f
+            ux = upper.x + e if right else upper.x + upper.w - e
+            lx = lower.x + lower.w - e if right else lower.x + e
+            self.stroke(MARK_DARK, 1.3)
+            self.c.setLineCap(0)
+            self.c.line(lx, lower.y + e, ux, upper.y + upper.h - e)
+            self.c.setLineCap(1)
 
     def chain_links(self) -> None:
         """Kettingen: a dark ring inside each chain box and a chain link between the pair."""
