@@ -92,21 +92,28 @@ def local_px_per_mm(fit: SheetFit, size_mm: tuple[float, float]) -> float:
 def outside_sides(fit: SheetFit, region_mm: tuple[float, float, float, float],
                   image_size: tuple[int, int], *, margin_px: float = 1.0) -> list[str]:
     """Which sides of the sheet's ``region_mm`` (x0, y0, x1, y1) fall outside
-    an image of ``image_size`` (width, height px): a list like ["left", "top"]."""
+    an image of ``image_size`` (width, height px): a list like ["left"].
+
+    A side is named when at least half of it is outside; when only a corner
+    is cut off, the side(s) most outside are named. Empty when all is inside.
+    """
     x0, y0, x1, y1 = region_mm
     width, height = image_size
-    sides = {"left": [(x0, y) for y in np.linspace(y0, y1, 9)],
-             "right": [(x1, y) for y in np.linspace(y0, y1, 9)],
-             "top": [(x, y0) for x in np.linspace(x0, x1, 9)],
-             "bottom": [(x, y1) for x in np.linspace(x0, x1, 9)]}
-    out = []
+    along = np.linspace(0.0, 1.0, 17)
+    sides = {"left": [(x0, y0 + t * (y1 - y0)) for t in along],
+             "right": [(x1, y0 + t * (y1 - y0)) for t in along],
+             "top": [(x0 + t * (x1 - x0), y0) for t in along],
+             "bottom": [(x0 + t * (x1 - x0), y1) for t in along]}
+    outside: dict[str, float] = {}
     for name, points in sides.items():
         p = fit.to_px(np.array(points))
         inside = ((p[:, 0] >= -margin_px) & (p[:, 0] <= width - 1 + margin_px)
                   & (p[:, 1] >= -margin_px) & (p[:, 1] <= height - 1 + margin_px))
-        if not inside.all():
-            out.append(name)
-    return out
+        outside[name] = 1.0 - float(inside.mean())
+    worst = max(outside.values())
+    if worst == 0.0:
+        return []
+    return [name for name, share in outside.items() if share >= 0.5 or share == worst]
 
 
 def rectify(image: np.ndarray, fit: SheetFit, size_mm: tuple[float, float], *,

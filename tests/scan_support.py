@@ -1,0 +1,100 @@
+"""Helpers for the scanner tests: simple, exactly known photos of real sheets.
+
+The sheet is the real PDF (``qwixx_print.render``) rasterized, with bold
+synthetic crosses; it is placed in the picture by a known homography so a
+test can check where the scanner put it. The realistic photos (hand-like
+strokes, light, blur) come from ``photogen``; these are the controlled ones.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pypdfium2 as pdfium
+
+from qwixx_print.layout import Sheet
+from qwixx_print.render import sheet_pdf
+
+SHEET_PPM = 12.0  # px per mm of the flat sheet image the photos are made from
+
+
+_FLAT: dict[tuple[str, float], np.ndarray] = {}
+
+
+def _flat(sheet: Sheet, ppm: float) -> np.ndarray:
+    key = (sheet.code_payload, ppm)
+    if key not in _FLAT:
+        _FLAT[key] = _render(sheet, ppm)
+    return _FLAT[key]
+
+
+def _render(sheet: Sheet, ppm: float) -> np.ndarray:
+    page = pdfium.PdfDocument(sheet_pdf(sheet))[0]
+    bitmap = page.render(scale=ppm * 25.4 / 72).to_numpy()
+    return np.ascontiguousarray(bitmap[:, :, :3])
+
+
+def flat_sheet(sheet: Sheet, crosses: tuple[str, ...] = (), ppm: float = SHEET_PPM) -> np.ndarray:
+    """The blank sheet (BGR, ``ppm`` px per mm) with a blue X in each box of ``crosses``."""
+    image = _flat(sheet, ppm).copy()
+    for box_id in crosses:
+        r = sheet.box(box_id).rect
+        x0, y0 = (r.x + 1.6) * ppm, (r.y + 1.6) * ppm
+        x1, y1 = (r.x + r.w - 1.6) * ppm, (r.y + r.h - 1.6) * ppm
+        width = max(2, round(0.5 * ppm))
+        for a, b in (((x0, y0), (x1, y1)), ((x1, y0), (x0, y1))):
+            cv2.line(image, (round(a[0]), round(a[1])), (round(b[0]), round(b[1])),
+                     (140, 50, 20), width, cv2.LINE_AA)
+    return image
+
+
+def placement(sheet: Sheet, picture_size: tuple[int, int], *, centre: tuple[float, float],
+              width_px: float, angle_deg: float = 0.0, tilt: float = 0.0) -> np.ndarray:
+    """A homography sheet mm -> picture px: the sheet ``width_px`` wide, turned by
+    ``angle_deg``, centred at ``centre``; ``tilt`` narrows its far (top) side."""
+    w_mm, h_mm = sheet.size_mm
+    scale = width_px / w_mm
+    corners = np.array([[0, 0], [w_mm, 0], [w_mm, h_mm], [0, h_mm]], np.float64)
+    pts = (corners - [w_mm / 2, h_mm / 2]) * scale
+    pts[:, 0] *= 1 - tilt * (0.5 - corners[:, 1] / h_mm)
+    a = np.deg2rad(angle_deg)
+    rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+    pts = pts @ rot.T + centre
+    return cv2.getPerspectiveTransform(corners.astype(np.float32), pts.astype(np.float32))
+
+
+def photo(picture_size: tuple[int, int], sheets: list[tuple[np.ndarray, np.ndarray]], *,
+          seed: int = 0, noise: float = 3.0, blur: float = 0.8) -> np.ndarray:
+    """A picture of ``picture_size`` (w, h px) showing each (flat image, mm->px
+    homography) pair on a wooden-brown table, with mild blur and noise."""
+    width, height = picture_size
+    canvas = np.empty((height, width, 3), np.uint8)
+    canvas[:] = (70, 100, 140)
+    to_mm = np.diag([1 / SHEET_PPM, 1 / SHEET_PPM, 1.0])  # flat sheets are at SHEET_PPM
+    for flat, h_mm in sheets:
+        # BORDER_TRANSPARENT leaves the table wherever the sheet is not.
+        cv2.warpPerspective(flat, h_mm @ to_mm, (width, height), dst=canvas,
+                            flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_TRANSPARENT)
+    if blur:
+        canvas = cv2.GaussianBlur(canvas, (0, 0), blur)
+    cv2.setRNGSeed(seed)
+    grain = np.empty(canvas.shape, np.int16)
+    cv2.randn(grain, 0, noise)
+    return cv2.add(canvas, grain, dtype=cv2.CV_8U)
+
+
+def cover(image: np.ndarray, h_mm: np.ndarray, rect_mm: tuple[float, float, float, float],
+          colour: tuple[int, int, int] = (120, 150, 205)) -> np.ndarray:
+    """Paint a skin-coloured blob over ``rect_mm`` (x0, y0, x1, y1) of a placed sheet:
+    a thumb hiding a marker."""
+    x0, y0, x1, y1 = rect_mm
+    pts = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64).reshape(-1, 1, 2)
+    px = cv2.perspectiveTransform(pts, h_mm).reshape(-1, 2)
+    out = image.copy()
+    cv2.fillConvexPoly(out, np.round(px).astype(np.int32), colour, cv2.LINE_AA)
+    return out
+
+
+def write_jpeg(path, image: np.ndarray, quality: int = 88) -> None:
+    if not cv2.imwrite(str(path), image, [cv2.IMWRITE_JPEG_QUALITY, quality]):
+        raise OSError(f"cannot write {path}")
