@@ -35,8 +35,8 @@ DEFAULT_SHEETS = 80
 #: Upper limit for one file: 2000 sheets are 25 pads of 80; more is almost
 #: certainly a typo, and the file would only be printed in parts anyway.
 MAX_SHEETS = 2000
-PRINT_HINT = ("Print at 100 % (actual size), not \u201cfit to page\u201d \u00b7 "
-              "cut along the marks")
+PRINT_HINT = "Print at 100 % (actual size), not \u201cfit to page\u201d"
+CUT_HINT = " \u00b7 cut along the marks"
 
 
 @dataclass(frozen=True)
@@ -166,7 +166,9 @@ def pad_pdf(sheets: list[Sheet], *, paper: str = "a4", bleed_mm: float = 0.0,
         if paper != "sheet":
             if cut_marks:
                 _draw_cut_marks(canvas, imposition, ink)
-            _draw_margin_text(canvas, imposition, ink, page + 1, pages, layout_name)
+            hint = PRINT_HINT + (CUT_HINT if cut_marks else "")
+            _draw_margin_text(canvas, imposition, ink, hint, f"qwixx {layout_name} \u00b7 "
+                              f"page {page + 1} of {pages}")
         canvas.showPage()
     canvas.save()
     data = buffer.getvalue()
@@ -262,8 +264,8 @@ def _draw_cut_marks(canvas: Canvas, imposition: Imposition, ink: Ink) -> None:
     canvas.restoreState()
 
 
-def _draw_margin_text(canvas: Canvas, imposition: Imposition, ink: Ink, page: int, pages: int,
-                      layout_name: str) -> None:
+def _draw_margin_text(canvas: Canvas, imposition: Imposition, ink: Ink, hint: str,
+                      footer: str) -> None:
     """The print-at-actual-size hint in the top margin, the page number in the bottom one."""
     pw, ph = imposition.page_mm
     margin = imposition.top_margin_mm
@@ -272,10 +274,9 @@ def _draw_margin_text(canvas: Canvas, imposition: Imposition, ink: Ink, page: in
     canvas.saveState()
     canvas.setFillColor(ink(TEXT_GREY))
     canvas.setFont(FONT, 8)
-    canvas.drawCentredString(pw / 2 * mm, (ph - margin / 2) * mm - 3, PRINT_HINT)
+    canvas.drawCentredString(pw / 2 * mm, (ph - margin / 2) * mm - 3, hint)
     canvas.setFont(FONT, 6.5)
-    canvas.drawCentredString(pw / 2 * mm, margin / 2 * mm - 2,
-                             f"qwixx {layout_name} \u00b7 page {page} of {pages}")
+    canvas.drawCentredString(pw / 2 * mm, margin / 2 * mm - 2, footer)
     canvas.restoreState()
 
 

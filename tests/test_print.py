@@ -56,7 +56,7 @@ def measure_dark_square(img: np.ndarray, rect: Rect, s: float, dx: float = 0.0,
     measured along a line through its first / last row and column of cells (all black)."""
     x, y = rect.x + dx, rect.y + dy
     cell = rect.w / 6
-    row_top, row_bottom = int((y + cell / 2) * s), int((y + rect.h - cell / 2) * s)
+    row_top = int((y + cell / 2) * s)
     col_left, col_right = int((x + cell / 2) * s), int((x + rect.w - cell / 2) * s)
     a, b = int((x - 1.0) * s), int((x + 0.8) * s)
     left = edge_rising(img[row_top, a:b], a)
@@ -66,7 +66,6 @@ def measure_dark_square(img: np.ndarray, rect: Rect, s: float, dx: float = 0.0,
     top = edge_rising(img[a:b, col_left], a)
     a, b = int((y + rect.h - 0.8) * s), int((y + rect.h + 1.0) * s)
     bottom = edge_falling(img[a:b, col_right], a)
-    del row_bottom
     return Rect(left / s - dx, top / s - dy, (right - left) / s, (bottom - top) / s)
 
 
@@ -392,3 +391,15 @@ def test_unwritable_output_exit_4_and_old_file_untouched(tmp_path: Path) -> None
 def test_bleed_that_does_not_fit_the_paper_is_refused() -> None:
     with pytest.raises(Exception, match="does not fit"):
         impose((190.0, 270.0), "a4", 5.0)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_actual_size_hint_printed_in_the_top_margin(paper: str) -> None:
+    data, _ = pad_pdf(pad_sheets(load_layout("classic"), (None,), 2), paper=paper)
+    page = pdfium.PdfDocument(data)[0]
+    imposition = impose((148.0, 105.0), paper)
+    pw, ph = imposition.page_mm
+    margin_bottom = (ph - imposition.top_margin_mm) * PT_PER_MM  # PDF y is up
+    text = page.get_textpage().get_text_bounded(0, margin_bottom, pw * PT_PER_MM,
+                                                ph * PT_PER_MM)
+    assert "Print at 100 % (actual size)" in text and "cut along the marks" in text
