@@ -403,3 +403,24 @@ def test_actual_size_hint_printed_in_the_top_margin(paper: str) -> None:
     text = page.get_textpage().get_text_bounded(0, margin_bottom, pw * PT_PER_MM,
                                                 ph * PT_PER_MM)
     assert "Print at 100 % (actual size)" in text and "cut along the marks" in text
+
+
+def test_sheets_turned_to_fit_keep_their_geometry(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On paper where only a quarter-turned sheet fits, the sheet is turned clockwise:
+    sheet point (x, y) lands on the page at (X + height - y, Y + x)."""
+    monkeypatch.setitem(PAPERS_MM, "a4", (140.0, 180.0))
+    sheet = load_layout("classic").sheet()
+    data, info = pad_pdf([sheet], paper="a4")
+    imposition = impose(sheet.size_mm, "a4")
+    (placement,) = imposition.placements
+    assert placement.rotated and info.per_page == 1
+    s = 8.0
+    img = (raster(data, px_per_mm=s) * 255).astype(np.uint8)
+    detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(ARUCO_DICT))
+    corners, ids, _ = detector.detectMarkers(img)
+    found = {int(i): c.reshape(4, 2) / s for i, c in zip(ids.ravel(), corners)}
+    assert set(found) == set(MARKER_IDS)
+    h = sheet.size_mm[1]
+    for marker_id, rect in zip(MARKER_IDS, sheet.furniture.markers):
+        want = (placement.x + h - rect.y, placement.y + rect.x)
+        assert np.allclose(found[marker_id][0], want, atol=0.2), marker_id
