@@ -1,0 +1,177 @@
+"""Accuracy, speed and memory of ``qwixx scan`` on generated photos.
+
+    python benchmarks/scan_benchmark.py [--count 300] [--seed 4] [--cache DIR]
+                                        [--gen-jobs N] [--size mixed]
+
+Generates (once; cached in --cache) photos with ``python -m photogen`` (fixed
+seed, a quarter of them hard, 8-12 megapixels), scans them one by one in a
+child process on one core (cv2.setNumThreads(1)), and prints:
+
+- box error rate: boxes read crossed that are not, or not crossed that are
+  (uncertain boxes are not errors: they go to review; counted apart);
+- sheets read exactly (marked == truth, nothing uncertain);
+- silent errors: sheets read wrong with status ok (the worst failure);
+- correctly read sheets sent to review although the truth would be ok;
+- median seconds per photo next to the median time of cv2.imread alone
+  on the same photos (interleaved, same process, same load);
+- peak memory of the scanning process (ru_maxrss: numpy and OpenCV
+  buffers included, which tracemalloc would miss).
+
+Targets (issue 4): <= 1 wrong box in 10,000; >= 99.5 % sheets exact; 0
+silent errors; <= 5 % of correct sheets to review; median <= 0.25 s per
+12 MP photo and <= 2x decode; peak <= 400 MB.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+DEFAULT_CACHE = REPO / "benchmarks" / ".cache" / "scan-photos"
+
+
+def ensure_photos(folder: Path, count: int, seed: int, size: str, jobs: int) -> list[Path]:
+    """The first ``count`` photos of run ``seed`` in ``folder``, generated if missing."""
+    folder.mkdir(parents=True, exist_ok=True)
+    stamp = folder / "run.json"
+    wanted = {"seed": seed, "size": size, "hard_share": 0.25}
+    if stamp.exists() and json.loads(stamp.read_text()) != wanted:
+        raise SystemExit(f"{folder} holds photos of another run ({stamp.read_text().strip()}); "
+                         "give another --cache folder")
+    stamp.write_text(json.dumps(wanted))
+    photos = [folder / f"{k:04d}.jpg" for k in range(count)]
+    missing = [k for k, p in enumerate(photos)
+               if not (p.exists() and p.with_suffix(".json").exists())]
+    if missing:
+        start = missing[0]
+        print(f"generating photos {start}..{count - 1} into {folder} ...", file=sys.stderr)
+        subprocess.run([sys.executable, "-m", "photogen", "--out", str(folder),
+                        "--count", str(count - start), "--start", str(start),
+                        "--seed", str(seed), "--hard-share", "0.25", "--size", size,
+                        "--jobs", str(jobs)], cwd=REPO, check=True)
+    return photos
+
+
+def child_main(paths: list[str]) -> None:
+    """Scan every photo on one core; print one JSON line per photo, then the peak."""
+    import resource
+
+    import cv2
+
+    cv2.setNumThreads(1)
+    from qwixx_scan.identify import KnownSheets
+    from qwixx_scan.pipeline import known_layouts, scan_photo
+
+    known = KnownSheets.from_layouts(known_layouts())
+    scan_photo(paths[0], layouts=known)  # warm up: imports, blank sheet references
+    for path in paths:
+        t0 = time.perf_counter()
+        cv2.imread(path)
+        t1 = time.perf_counter()
+        result = scan_photo(path, layouts=known)
+        t2 = time.perf_counter()
+        print(json.dumps({"path": path, "decode_s": t1 - t0, "scan_s": t2 - t1,
+                          "result": result.to_json()}), flush=True)
+    peak_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(json.dumps({"peak_mb": peak_kb / 1024}), flush=True)
+
+
+def compare(truth: dict, result: dict, tally: Counter, examples: list[str]) -> None:
+    """Add one photo's comparison to ``tally`` (see module docstring for the measures)."""
+    from qwixx_print.layout import load_layout
+    from qwixx_print.rules import score_sheet
+
+    difficulty = truth.get("photo", {}).get("difficulty", "?")
+    read = {(s["layout"], s["letter"]): s for s in result["sheets"]}
+    for want in truth["sheets"]:
+        sheet = load_layout(want["layout"]).sheet(want["letter"])
+        tally["sheets"] += 1
+        tally[f"sheets_{difficulty}"] += 1
+        got = read.get((want["layout"], want["letter"]))
+        if got is None:
+            tally["sheets_not_read"] += 1
+            examples.append(f"{truth['file']}: not read: {result['error'] or result.get('problems')}")
+            continue
+        true_marked = set(want["marked"])
+        marked, uncertain = set(got["marked"]), set(got["uncertain"])
+        for box in sheet.boxes:
+            tally["boxes"] += 1
+            if box.id in uncertain:
+                tally["boxes_uncertain"] += 1
+            elif (box.id in marked) != (box.id in true_marked):
+                tally["boxes_wrong"] += 1
+        exact = marked == true_marked and not uncertain
+        expected_status = score_sheet(sheet, true_marked).status()
+        if exact:
+            tally["sheets_exact"] += 1
+            tally[f"exact_{difficulty}"] += 1
+            if got["status"] != expected_status:
+                tally["exact_but_review"] += 1
+        else:
+            wrong = sorted((marked - true_marked) | (true_marked - marked - uncertain))
+            note = f"wrong {wrong}" if wrong else ""
+            note += f" uncertain {sorted(uncertain)}" if uncertain else ""
+            examples.append(f"{truth['file']}: {want['layout']} {want['letter']} status "
+                            f"{got['status']}: {note.strip()}")
+            if got["status"] == "ok" and marked != true_marked:
+                tally["silent_errors"] += 1
+                examples[-1] += "   <-- SILENT"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--count", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=4)
+    parser.add_argument("--size", default="mixed", help="photogen --size (mixed = 8-12 MP)")
+    parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
+    parser.add_argument("--gen-jobs", type=int, default=2)
+    parser.add_argument("--show", type=int, default=15, help="misread sheets to list")
+    parser.add_argument("--child", nargs="*", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child is not None:
+        child_main(args.child)
+        return
+    photos = ensure_photos(args.cache / f"seed{args.seed}-{args.size}", args.count, args.seed,
+                           args.size, args.gen_jobs)
+    proc = subprocess.run([sys.executable, __file__, "--child", *map(str, photos)], cwd=REPO,
+                          capture_output=True, text=True, check=True)
+    lines = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
+    peak_mb = lines.pop()["peak_mb"]
+    tally: Counter = Counter()
+    examples: list[str] = []
+    decode, scan = [], []
+    for line in lines:
+        truth = json.loads(Path(line["path"]).with_suffix(".json").read_text())
+        compare(truth, line["result"], tally, examples)
+        decode.append(line["decode_s"])
+        scan.append(line["scan_s"])
+    sheets, boxes = tally["sheets"], max(1, tally["boxes"])
+    exact = tally["sheets_exact"]
+    print(f"photos {len(lines)}, sheets {sheets} ({tally['sheets_hard']} hard), boxes {boxes}")
+    print(f"box error rate        {tally['boxes_wrong'] / boxes:.6f}  ({tally['boxes_wrong']} wrong; "
+          f"target <= 0.0001)")
+    print(f"boxes uncertain       {tally['boxes_uncertain'] / boxes:.4%}  ({tally['boxes_uncertain']})")
+    print(f"sheets read exactly   {exact / max(1, sheets):.2%}  (target >= 99.5%; hard "
+          f"{tally['exact_hard']}/{tally['sheets_hard']}, normal "
+          f"{tally['exact_normal']}/{tally['sheets_normal']})")
+    print(f"sheets not read       {tally['sheets_not_read']}")
+    print(f"silent errors         {tally['silent_errors']}  (target 0)")
+    print(f"exact but to review   {tally['exact_but_review'] / max(1, exact):.2%}  "
+          f"({tally['exact_but_review']}; target <= 5%)")
+    med_scan, med_decode = statistics.median(scan), statistics.median(decode)
+    print(f"median s per photo    {med_scan:.3f}  (cv2.imread alone {med_decode:.3f}; ratio "
+          f"{med_scan / med_decode:.2f}; targets <= 0.25 s and <= 2x)")
+    print(f"peak memory           {peak_mb:.0f} MB  (target <= 400 MB)")
+    for line in examples[:args.show]:
+        print("  " + line)
+
+
+if __name__ == "__main__":
+    main()
