@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from qwixx_print.layout import Rect, Sheet, load_layout
+from qwixx_print.rules import score_sheet
 
 from .play import SheetTruth, play_sheet
 from .raster import blank_sheet, raster_level
@@ -434,7 +435,7 @@ def _render(placed: list[_PlacedSheet], objects: list[dict[str, Any]], cam: dict
         image = _motion_blur(image, motion, rng.uniform(0, np.pi))
     noise = float(rng.uniform(*prof.noise))
     image = _sensor_noise(image, noise, rng)
-    image = _sharpen(image, amount=float(rng.uniform(0.2, 0.7)), sigma=1.2 * max(scale, 0.5))
+    image = _sharpen(image, amount=float(rng.uniform(0.3, 1.0)))
     meta = {"blur_px": round(blur, 2), "motion_blur_px": round(motion, 2),
             "noise": round(noise, 2)}
     return image, light, meta
@@ -478,17 +479,31 @@ def _warp_sheet_into(image: np.ndarray, flat: np.ndarray, level: int, to_photo: 
     bw, bh = (j1 - j0) * _GRID, (i1 - i0) * _GRID
     mx = cv2.resize(mx, (bw, bh), interpolation=cv2.INTER_LINEAR)
     my = cv2.resize(my, (bw, bh), interpolation=cv2.INTER_LINEAR)
-    shade_u8 = cv2.resize((shade * 128).astype(np.float32), (bw, bh))
-    bgra = cv2.cvtColor(flat, cv2.COLOR_BGR2BGRA)
-    patch = cv2.remap(bgra, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
-                      borderValue=(0, 0, 0, 0))
+    shade3 = np.repeat((shade * 128).astype(np.float32)[..., None], 3, axis=2)
+    shade3 = cv2.resize(shade3, (bw, bh)).astype(np.uint8)
+    # paper beyond the trim is replicated, then cut away by the outline mask
+    patch = cv2.remap(flat, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     cw, ch = min(bw, width - x0), min(bh, height - y0)
-    patch = patch[:ch, :cw]
-    shade3 = cv2.merge([shade_u8[:ch, :cw].astype(np.uint8)] * 3)
-    rgb = cv2.multiply(np.ascontiguousarray(patch[:, :, :3]), shade3, scale=1 / 128)
-    inv_alpha = cv2.merge([255 - patch[:, :, 3]] * 3)
+    rgb = cv2.multiply(patch[:ch, :cw], shade3[:ch, :cw], scale=1 / 128)
+    mask = np.zeros((ch, cw), np.uint8)
+    _fill(mask, _curled_outline(to_photo, curl, flat.shape[1] / level, flat.shape[0] / level)
+          - (x0, y0), 255)
     region = image[y0:y0 + ch, x0:x0 + cw]
-    image[y0:y0 + ch, x0:x0 + cw] = cv2.add(cv2.multiply(region, inv_alpha, scale=1 / 255), rgb)
+    cv2.copyTo(rgb, mask, region)
+
+
+def _curled_outline(to_photo: np.ndarray, curl: _Curl, w: float, h: float) -> np.ndarray:
+    """The sheet's trim edge in photo px, following the paper's curl."""
+    t = np.linspace(0, 1, 40, endpoint=False)
+    edge = np.vstack([np.column_stack([t * w, 0 * t]), np.column_stack([w + 0 * t, t * h]),
+                      np.column_stack([w - t * w, h + 0 * t]), np.column_stack([0 * t, h - t * h])])
+    return _apply(to_photo, _seen(curl, edge))
+
+
+def _seen(curl: _Curl, pts: np.ndarray) -> np.ndarray:
+    """Where sheet points (mm) appear on the flat sheet plane once the paper curls."""
+    z, _ = curl.height_and_slope(pts[:, 0], pts[:, 1])
+    return pts + z[:, None] * np.array(curl.lean)[None, :]
 
 
 def _cast_shadow(shadows: np.ndarray, outline: np.ndarray, shadow_outline: np.ndarray, *,
@@ -701,21 +716,23 @@ def _sensor_noise(image: np.ndarray, sd: float, rng: np.random.Generator) -> np.
     """Grain like a phone's: luminance noise at half resolution (demosaicing
     and denoising leave it a little blotchy) plus faint colour noise."""
     h, w = image.shape[:2]
+    hh, hw = -(-h // 2), -(-w // 2)
     cv2.setRNGSeed(int(rng.integers(2**31 - 1)))
-    luma = np.empty((-(-h // 2), -(-w // 2)), np.uint8)
+    luma = np.empty((hh, hw), np.uint8)
     cv2.randn(luma, 128, sd * 1.6)
-    luma = cv2.resize(luma, (w, h), interpolation=cv2.INTER_LINEAR)
     chroma = np.empty((-(-h // 8), -(-w // 8), 3), np.uint8)
     cv2.randn(chroma, (128, 128, 128), (sd * 0.8,) * 3)
-    chroma = cv2.resize(chroma, (w, h), interpolation=cv2.INTER_LINEAR)
+    chroma = cv2.resize(chroma, (hw, hh), interpolation=cv2.INTER_LINEAR)
     noise = cv2.addWeighted(cv2.cvtColor(luma, cv2.COLOR_GRAY2BGR), 1.0, chroma, 1.0, -128)
+    noise = cv2.resize(noise, (w, h), interpolation=cv2.INTER_LINEAR)
     return cv2.addWeighted(image, 1.0, noise, 1.0, -128)
 
 
-def _sharpen(image: np.ndarray, *, amount: float, sigma: float) -> np.ndarray:
-    """The phone's unsharp mask (it sharpens the noise too)."""
-    soft = cv2.GaussianBlur(image, (0, 0), sigma)
-    return cv2.addWeighted(image, 1 + amount, soft, -amount, 0)
+def _sharpen(image: np.ndarray, *, amount: float) -> np.ndarray:
+    """The phone's sharpening, a 3x3 unsharp mask (it sharpens the noise too)."""
+    kernel = np.array([[0, -1, 0], [-1, 4, -1], [0, -1, 0]], np.float32) * amount / 4
+    kernel[1, 1] += 1
+    return cv2.filter2D(image, -1, kernel)
 
 
 # ---------------------------------------------------------------- truth
@@ -725,11 +742,12 @@ def _sheet_truth(p: _PlacedSheet, hom: np.ndarray, width: int, height: int) -> d
     to_photo = hom @ p.to_plane()
     w, h = p.sheet.size_mm
     corners = np.array([(0, 0), (w, 0), (w, h), (0, h)], float)
-    z, _ = p.curl.height_and_slope(corners[:, 0], corners[:, 1])
-    seen = corners - z[:, None] * np.array(p.curl.lean)[None, :]
-    corners_px = _apply(to_photo, seen)
+    corners_px = _apply(to_photo, _seen(p.curl, corners))
     out = p.truth.to_json()
+    expected = score_sheet(p.sheet, p.truth.marked)
     out.update({
+        "score": expected.score_json(),
+        "status": expected.status(),
         "style": p.style.to_json(),
         "pen": p.style.pen.name,
         "mark_kinds": sorted(set(p.report.kinds.values())),

@@ -18,6 +18,7 @@ import cv2
 import numpy as np
 
 from qwixx_print.layout import Rect, Sheet
+from qwixx_print.rules import score_sheet
 
 from .play import SheetTruth
 
@@ -186,17 +187,10 @@ _NAMES = ("Anna", "Tim", "Sanne", "Joost", "Eva", "Lars", "Mia", "Noor", "Pieter
 
 
 def _totals(sheet: Sheet, truth: SheetTruth) -> dict[str, int]:
-    """The numbers a player writes in the total fields (forgotten locks count)."""
-    marked = set(truth.marked) | set(truth.forgotten_locks)
-    points = {}
-    for row in sheet.rows:
-        n = sum(b.row == row.name and b.id in marked for b in sheet.boxes)
-        points[row.name] = n * (n + 1) // 2
-    if sheet.steps:
-        n = sum(s in marked for s in sheet.steps)
-        points["steps"] = n * (n + 1) // 2
-    points["penalties"] = 5 * sum(p in marked for p in sheet.penalty_ids)
-    points["total"] = sum(v for k, v in points.items() if k != "penalties") - points["penalties"]
+    """The numbers a player writes in the total fields: the rules engine's
+    score (penalties as the positive number the printed minus sign expects)."""
+    points = score_sheet(sheet, truth.marked).score_json()
+    points["penalties"] = -points["penalties"]
     names = {name for name, _ in sheet.furniture.totals}
     return {k: v for k, v in points.items() if k in names}
 

@@ -1,0 +1,108 @@
+"""The photo generator that feeds the scanner's tests and benchmarks.
+
+What the scanner's tests rely on: the same seed gives the same photo,
+sheets asked to be legal are legal by the rules engine (and broken ones
+are broken), marks land in the crossed boxes and nowhere else, and the
+truth file has the scan-JSON shape.
+"""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from photogen.__main__ import main as photogen_main
+from photogen.play import play_sheet
+from photogen.raster import blank_sheet
+from photogen.scene import generate_photo
+from photogen.strokes import MARK_KINDS, PENS, draw_sheet_marks, random_style
+from qwixx_print.layout import load_layout
+from qwixx_print.rules import score_sheet
+
+SHEETS = [("classic", None), ("treden", "C"), ("kettingen", "A"), ("kettingen", "D")]
+
+
+def test_same_seed_same_photo_bytes() -> None:
+    a = generate_photo(11, size="small", profile="hard")
+    b = generate_photo(11, size="small", profile="hard")
+    c = generate_photo(12, size="small", profile="hard")
+    assert a.jpeg == b.jpeg
+    assert a.truth == b.truth
+    assert a.jpeg != c.jpeg
+
+
+@pytest.mark.parametrize("layout,letter", SHEETS)
+def test_legal_sheets_pass_the_rules_engine(layout: str, letter: str | None) -> None:
+    sheet = load_layout(layout).sheet(letter)
+    for seed in range(300):
+        truth = play_sheet(sheet, np.random.default_rng(seed))
+        score = score_sheet(sheet, truth.marked)
+        assert truth.legal
+        assert not score.errors, (seed, truth.marked, score.violations)
+        locked = [row for row in ("red", "yellow", "green", "blue")
+                  if sheet.last_number(row) in truth.marked]
+        assert len(locked) <= 2
+        assert sum(p in truth.marked for p in sheet.penalty_ids) <= 4
+        for a, b in sheet.chains:
+            assert (a in truth.marked) == (b in truth.marked)
+        assert not set(truth.skip_lined) & set(truth.marked)
+
+
+@pytest.mark.parametrize("layout,letter", SHEETS)
+def test_broken_sheets_are_errors_for_the_rules_engine(layout: str, letter: str | None) -> None:
+    sheet = load_layout(layout).sheet(letter)
+    for seed in range(100):
+        truth = play_sheet(sheet, np.random.default_rng(seed), illegal_share=1.0)
+        assert truth.broken_rules
+        assert score_sheet(sheet, truth.marked).errors
+
+
+@pytest.mark.parametrize("kind,pen", list(zip(MARK_KINDS, PENS, strict=True)))
+def test_marks_land_in_the_crossed_boxes_only(kind: str, pen: str) -> None:
+    sheet = load_layout("kettingen").sheet("B")
+    ppm = 8
+    blank = blank_sheet(sheet, ppm)
+    rng = np.random.default_rng(len(kind) * 7 + len(pen))
+    truth = play_sheet(sheet, rng)
+    style = random_style(rng, kind=kind, pen=pen, style_mix=0.0)
+    marked = draw_sheet_marks(blank, sheet, ppm, truth, style, rng, extras=False)
+    ink = cv2.absdiff(marked, blank).max(axis=2) > 20
+    for box in sheet.boxes:
+        r = box.rect
+        # the inner 60 % of the box: a neighbour's overshoot never reaches it
+        x0, x1 = int((r.x + 0.2 * r.w) * ppm), int((r.x + 0.8 * r.w) * ppm)
+        y0, y1 = int((r.y + 0.2 * r.h) * ppm), int((r.y + 0.8 * r.h) * ppm)
+        whole = ink[int(r.y * ppm):int((r.y + r.h) * ppm), int(r.x * ppm):int((r.x + r.w) * ppm)]
+        if box.id in truth.marked:
+            assert whole.mean() > 0.03, f"{kind}/{pen}: no ink in crossed {box.id}"
+        else:
+            assert not ink[y0:y1, x0:x1].any(), f"{kind}/{pen}: ink in empty {box.id}"
+
+
+def test_photo_truth_has_the_scan_json_shape_and_the_sheet_in_frame() -> None:
+    photo = generate_photo(3, size="small", table=True, sheets=3)
+    image = cv2.imdecode(np.frombuffer(photo.jpeg, np.uint8), cv2.IMREAD_COLOR)
+    height, width = image.shape[:2]
+    assert [width, height] == photo.truth["photo"]["size"]
+    assert width * height >= 1.9e6
+    assert len(photo.truth["sheets"]) == 3
+    for sheet in photo.truth["sheets"]:
+        assert {"layout", "letter", "marked", "score", "status", "skip_lined", "pen",
+                "style", "occluded_marker", "corners_px"} <= set(sheet)
+        corners = np.array(sheet["corners_px"])
+        assert (corners >= 0).all() and (corners[:, 0] < width).all()
+        assert (corners[:, 1] < height).all()
+
+
+def test_command_line_writes_photos_and_truth(tmp_path, capsys) -> None:
+    assert photogen_main(["--out", str(tmp_path), "--count", "2", "--seed", "4",
+                          "--size", "small", "--hard-share", "0.5"]) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "0000.jpg", "0000.json", "0001.jpg", "0001.json"]
+    truth = json.loads((tmp_path / "0001.json").read_text())
+    assert truth["file"] == "0001.jpg"
+    assert truth["sheets"][0]["layout"] in ("classic", "treden", "kettingen")
+    assert "photogen: 2/2" in capsys.readouterr().err
