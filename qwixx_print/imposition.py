@@ -9,10 +9,9 @@ centred, in a grid. Neighbouring sheets share a cut line when there is no
 bleed (one cut separates them); with a bleed they sit ``2 * bleed`` apart
 so each sheet's bleed has room. The grid keeps :data:`MIN_MARGIN_MM` of
 paper around it: home printers cannot print right up to the paper edge
-(typically 3-5 mm), the corner markers sit only 4 mm inside each sheet, and
-the cut marks and the "print at actual size" hint need the margin. That is
-why an A6 sheet goes two to a page on A4, not four: four A6 sheets fill A4
-edge to edge and the printer would clip their markers.
+(Letter printers keep 6.35 mm, most A4 printers 3-5 mm) and the cut marks
+need room. The built-in sheets (132 x 98 mm) go four to a page on both A4
+and Letter.
 
 Print shop (``sheet``): one sheet per page, the page being the trim size
 plus the bleed on every side.
@@ -31,10 +30,10 @@ PAPERS_MM: dict[str, tuple[float, float]] = {
 }
 PAPER_NAMES = ("a4", "letter", "sheet")
 #: Paper kept clear around the grid of sheets on home paper (see module docstring).
-MIN_MARGIN_MM = 14.0
+MIN_MARGIN_MM = 6.0
 #: Cut marks start this far outside the trim (plus the bleed) and are this long.
-CUT_MARK_OFFSET_MM = 2.0
-CUT_MARK_LENGTH_MM = 6.0
+CUT_MARK_OFFSET_MM = 1.0
+CUT_MARK_LENGTH_MM = 3.0
 #: Print shops ask for 2-5 mm; more than this is a typo, not a bleed.
 MAX_BLEED_MM = 10.0
 
@@ -47,12 +46,10 @@ class PrintOptionError(QwixxError):
 
 @dataclass(frozen=True)
 class Placement:
-    """One sheet on a page: trim box's top-left corner (mm) and whether it is
-    turned a quarter turn clockwise to fit."""
+    """One sheet on a page: the top-left corner of its trim box, in mm."""
 
     x: float
     y: float
-    rotated: bool = False
 
 
 @dataclass(frozen=True)
@@ -118,32 +115,33 @@ def grid_count(page_mm: tuple[float, float], footprint: tuple[float, float],
 
 def impose_grid(sheet_mm: tuple[float, float], paper_mm: tuple[float, float], bleed: float,
                 paper_name: str = "the paper") -> Imposition:
-    """Most whole sheets per page; ties go to a portrait page and unturned sheets."""
+    """Most whole sheets per page, centred."""
     w, h = sheet_mm
     gutter = 2 * bleed
     margin = MIN_MARGIN_MM + bleed
-    best: tuple[int, tuple[float, float], bool, int, int] | None = None
+    # Sheets stay upright (they read the same way as the hint); the page turns
+    # to landscape when that fits more, or as many with a larger top margin,
+    # where the hint goes. Turning the sheets instead could never fit more.
+    best: tuple[int, float, tuple[float, float], int, int] | None = None
     portrait = (min(paper_mm), max(paper_mm))
-    landscape = (portrait[1], portrait[0])
-    for page in (portrait, landscape):
-        for rotated in (False, True):
-            footprint = (h, w) if rotated else (w, h)
-            cols, rows = grid_count(page, footprint, gutter, margin)
-            if best is None or cols * rows > best[0]:
-                best = (cols * rows, page, rotated, cols, rows)
+    for page in (portrait, portrait[::-1]):
+        cols, rows = grid_count(page, (w, h), gutter, margin)
+        top = (page[1] - rows * h - (rows - 1) * gutter) / 2
+        if best is None or (cols * rows, top) > best[:2]:
+            best = (cols * rows, top, page, cols, rows)
     assert best is not None
-    count, page, rotated, cols, rows = best
+    count, _, page, cols, rows = best
     if count == 0:
         raise PrintOptionError(
             f"a {w:g} x {h:g} mm sheet with a {bleed:g} mm bleed does not fit on {paper_name} "
             f"with {MIN_MARGIN_MM:g} mm margins; use a smaller --bleed or --paper sheet")
-    fw, fh = (h, w) if rotated else (w, h)
+    fw, fh = w, h
     block_w = cols * fw + (cols - 1) * gutter
     block_h = rows * fh + (rows - 1) * gutter
     x0 = (page[0] - block_w) / 2
     y0 = (page[1] - block_h) / 2
     placements = tuple(
-        Placement(round(x0 + c * (fw + gutter), 4), round(y0 + r * (fh + gutter), 4), rotated)
+        Placement(round(x0 + c * (fw + gutter), 4), round(y0 + r * (fh + gutter), 4))
         for r in range(rows) for c in range(cols)
     )
     xs = sorted({p.x for p in placements} | {round(p.x + fw, 4) for p in placements})

@@ -35,7 +35,7 @@ MARKER_MM = 9.0
 MARKER_INSET_MM = 4.0
 #: The machine-readable code (a QR code) is a square of this size, quiet
 #: zone included, sitting just above the bottom-right marker.
-CODE_MM = 17.0
+CODE_MM = 16.0
 CODE_GAP_MM = 1.5
 
 BUILTIN_DIR_CANDIDATES = (
@@ -536,13 +536,13 @@ def _geometry(style: dict[str, Any], rows: tuple[RowStyle, ...], variant: str,
     markers = (Rect(m, m, s, s), Rect(width - m - s, m, s, s),
                Rect(width - m - s, height - m - s, s, s), Rect(m, height - m - s, s, s))
     code = Rect(width - m - CODE_MM, height - m - s - CODE_GAP_MM - CODE_MM, CODE_MM, CODE_MM)
-    letter = Rect(width - m - s - 2.5 - 11.0, m - 0.5, 11.0, 11.0)
-    table = Rect(left, pen_y, 12 * 6.2, pen)
+    letter = Rect(width - m - s - 2.5 - 10.0, m - 0.5, 10.0, 10.0)
+    table = Rect(left, pen_y, 12 * 5.8, pen)
     field_names = ["red", "yellow", "green", "blue"]
     if variant == "treden":
         field_names.append("steps")
     field_names += ["penalties", "total"]
-    field_w, op_w = 12.0, 4.5
+    field_w, op_w = 11.0, 4.0
     totals_y = pen_y + pen + 3.5
     totals = tuple(
         (fname, Rect(left + k * (field_w + op_w), totals_y, field_w, 9.5))

@@ -241,15 +241,9 @@ def _define_sheet_form(canvas: Canvas, name: str, sheet: Sheet, ink: Ink, bleed:
 def _place_sheet(canvas: Canvas, form: str, imposition: Imposition, placement: Placement) -> None:
     """Put a sheet's form at ``placement`` (mm from the page's top-left, y down)."""
     page_h = imposition.page_mm[1]
-    w, h = imposition.sheet_mm
+    h = imposition.sheet_mm[1]
     canvas.saveState()
-    if placement.rotated:
-        # A quarter turn clockwise: the sheet's top-left corner goes to the
-        # footprint's top-right.
-        canvas.translate(placement.x * mm, (page_h - placement.y) * mm)
-        canvas.rotate(-90)
-    else:
-        canvas.translate(placement.x * mm, (page_h - placement.y - h) * mm)
+    canvas.translate(placement.x * mm, (page_h - placement.y - h) * mm)
     canvas.doForm(form)
     canvas.restoreState()
 
@@ -266,17 +260,22 @@ def _draw_cut_marks(canvas: Canvas, imposition: Imposition, ink: Ink) -> None:
 
 def _draw_margin_text(canvas: Canvas, imposition: Imposition, ink: Ink, hint: str,
                       footer: str) -> None:
-    """The print-at-actual-size hint in the top margin, the page number in the bottom one."""
+    """The print-at-actual-size hint in the top margin, the page number in the bottom one.
+
+    Both sit just outside the grid of sheets, where every printer prints (the
+    paper's outer few mm may not print), starting 4 mm in from the grid's
+    left edge so they stay clear of the cut marks in line with the cuts."""
     pw, ph = imposition.page_mm
     margin = imposition.top_margin_mm
-    if margin < 8:
+    if margin < 5:
         return
+    x0 = min(p.x for p in imposition.placements) + 4.0
     canvas.saveState()
     canvas.setFillColor(ink(TEXT_GREY))
-    canvas.setFont(FONT, 8)
-    canvas.drawCentredString(pw / 2 * mm, (ph - margin / 2) * mm - 3, hint)
-    canvas.setFont(FONT, 6.5)
-    canvas.drawCentredString(pw / 2 * mm, margin / 2 * mm - 2, footer)
+    canvas.setFont(FONT, 7)
+    canvas.drawString(x0 * mm, (ph - margin + 1.5) * mm, hint)
+    canvas.setFont(FONT, 6)
+    canvas.drawString(x0 * mm, (margin - 1.5) * mm - 5, footer)
     canvas.restoreState()
 
 

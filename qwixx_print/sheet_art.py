@@ -372,10 +372,17 @@ class _SheetArt:
     def title_and_letter(self) -> None:
         sheet, f = self.sheet, self.sheet.furniture
         x, y = f.title_at
-        self.text(x, y, sheet.title, font=FONT_BOLD, size=17, rgb=TEXT_DARK)
+        # Title and subtitle shrink together to end 3 mm before the letter box
+        # (or the top-right marker), whatever their length.
+        right = (f.letter.x if sheet.letter else f.markers[1].x) - 3.0
+        natural = self.text_width(sheet.title, FONT_BOLD, 17)
         if sheet.subtitle:
-            x += self.text_width(sheet.title, FONT_BOLD, 17) + 2.5
-            self.text(x, y, sheet.subtitle, size=12, rgb=TEXT_GREY)
+            natural += 2.5 + self.text_width(sheet.subtitle, FONT, 12)
+        scale = min(1.0, (right - x) / natural)
+        self.text(x, y, sheet.title, font=FONT_BOLD, size=17 * scale, rgb=TEXT_DARK)
+        if sheet.subtitle:
+            x += self.text_width(sheet.title, FONT_BOLD, 17 * scale) + 2.5 * scale
+            self.text(x, y, sheet.subtitle, size=12 * scale, rgb=TEXT_GREY)
         if sheet.letter:
             r = f.letter
             self.box_shape(r, WHITE, TEXT_DARK, outline_mm=0.6, radius=1.6)

@@ -297,7 +297,7 @@ def test_treden_c_geometry_counts():
     assert kinds.count("penalty") == 4
     assert len(geometry["steps"]) == 11
     assert geometry["chains"] == []
-    assert geometry["size_mm"] == [148.0, 105.0]
+    assert geometry["size_mm"] == [132.0, 98.0]
     ids = {b["id"] for b in geometry["boxes"]}
     assert set(geometry["steps"]) <= ids
 
