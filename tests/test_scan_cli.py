@@ -1,0 +1,139 @@
+"""``qwixx scan`` as a user runs it: table, JSON, overlays, batches, exit codes."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import pytest
+from click.testing import CliRunner
+from scan_support import flat_sheet, photo, placement, write_jpeg
+
+from qwixx_print.cli import cli
+from qwixx_print.layout import load_layout
+from qwixx_scan.rectify import RECT_PX_PER_MM
+
+SIZE = (1800, 1350)
+TREDEN_D = load_layout("treden").sheet("D")
+CLASSIC = load_layout("classic").sheet()
+GOOD_MARKS = ("red-2", "red-4", "yellow-8", "green-11", "blue-9", "blue-8", "penalty-1")
+# yellow-12 crossed with no other yellow cross: a rule error (lock needs five).
+BROKEN_MARKS = ("red-3", "yellow-12", "yellow-lock")
+
+
+@pytest.fixture(scope="module")
+def photos(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("photos")
+    good = folder / "anna.jpg"
+    write_jpeg(good, photo(SIZE, [(flat_sheet(TREDEN_D, GOOD_MARKS),
+                                   placement(TREDEN_D, SIZE, centre=(900, 680), width_px=1400,
+                                             angle_deg=5))]))
+    broken = folder / "ben.jpg"
+    write_jpeg(broken, photo(SIZE, [(flat_sheet(CLASSIC, BROKEN_MARKS),
+                                     placement(CLASSIC, SIZE, centre=(900, 680), width_px=1400,
+                                               angle_deg=-3))]))
+    cut = folder / "cut.jpg"
+    write_jpeg(cut, photo(SIZE, [(flat_sheet(TREDEN_D),
+                                  placement(TREDEN_D, SIZE, centre=(250, 680), width_px=1300))]))
+    empty = folder / "empty.jpg"
+    empty.write_bytes(b"")
+    text = folder / "notes.jpg"
+    text.write_text("not a photo")
+    return {"good": str(good), "broken": str(broken), "cut": str(cut), "empty": str(empty),
+            "text": str(text)}
+
+
+def run(*args):
+    return CliRunner().invoke(cli, ["scan", *args])
+
+
+def test_one_good_sheet_json_and_exit_0(photos):
+    result = run(photos["good"], "--json")
+    assert result.exit_code == 0, result.output
+    [entry] = json.loads(result.stdout)
+    assert entry["file"] == photos["good"] and entry["error"] is None
+    [sheet] = entry["sheets"]
+    assert set(sheet) >= {"layout", "letter", "marked", "uncertain", "score", "violations", "status"}
+    assert (sheet["layout"], sheet["letter"], sheet["status"]) == ("treden", "D", "ok")
+    assert sorted(sheet["marked"]) == sorted(GOOD_MARKS)
+    # red 2 crosses (3), yellow 1 (1), green 1 (1), blue 2 (3); of treden D's step boxes
+    # yellow-8 and blue-9 are crossed (2 steps: 3); one penalty (-5).
+    assert sheet["score"] == {"red": 3, "yellow": 1, "green": 1, "blue": 3, "steps": 3,
+                              "penalties": -5, "total": 6}
+
+
+def test_table_shows_rows_points_and_status(photos):
+    result = run(photos["good"])
+    assert result.exit_code == 0
+    out = result.stdout
+    assert "treden D" in out and "status: OK" in out
+    assert "red" in out and "steps" in out and "penalties" in out
+    assert out.splitlines()[-1].split() == ["total", "6"]  # the total closes the table
+
+
+def test_rule_error_is_invalid_and_exit_1(photos):
+    result = run(photos["broken"], "--json")
+    assert result.exit_code == 1
+    [sheet] = json.loads(result.stdout)[0]["sheets"]
+    assert sheet["status"] == "invalid"
+    assert any(v["severity"] == "error" and "yellow-12" in v["boxes"] for v in sheet["violations"])
+    table = run(photos["broken"]).stdout
+    assert "status: INVALID" in table and "look at: error:" in table
+
+
+def test_batch_with_bad_files_keeps_order_and_goes_on(photos):
+    order = [photos["empty"], photos["good"], photos["text"], photos["cut"], photos["broken"]]
+    result = run(*order, "--json")
+    assert result.exit_code == 3  # an unreadable photo wins over a sheet to review
+    entries = json.loads(result.stdout)
+    assert [e["file"] for e in entries] == order
+    errors = [e["error"] for e in entries]
+    assert "empty" in errors[0]
+    assert errors[1] is None and entries[1]["sheets"][0]["status"] == "ok"
+    assert "not an image" in errors[2]
+    assert "the left edge of the sheet is outside the picture" in errors[3]
+    assert errors[4] is None and entries[4]["sheets"][0]["status"] == "invalid"
+    for entry in entries:
+        if entry["error"]:
+            assert entry["sheets"] == []
+    table = run(*order).stdout
+    assert "UNREADABLE" in table and "the left edge of the sheet is outside the picture" in table
+
+
+def test_jobs_give_the_same_answer(photos):
+    order = [photos["good"], photos["text"], photos["broken"]]
+    one = run(*order, "--json")
+    two = run(*order, "--json", "--jobs", "2")
+    assert one.exit_code == two.exit_code == 3
+    assert json.loads(one.stdout) == json.loads(two.stdout)
+
+
+def test_overlay_png_per_sheet(photos, tmp_path):
+    folder = tmp_path / "overlays"
+    result = run(photos["good"], photos["broken"], "--overlay", str(folder))
+    assert result.exit_code == 1
+    names = sorted(p.name for p in folder.iterdir())
+    assert names == ["anna-D.png", "ben-classic.png"]
+    image = cv2.imread(str(folder / "anna-D.png"))
+    w, h = TREDEN_D.size_mm
+    assert image.shape[1] == round(w * RECT_PX_PER_MM)
+    assert image.shape[0] > round(h * RECT_PX_PER_MM)  # the score strip below the sheet
+    # A crossed box is outlined green (BGR 40,160,0) in the overlay.
+    r = TREDEN_D.box("red-2").rect
+    y = round((r.y + r.h / 2) * RECT_PX_PER_MM)
+    x = round(r.x * RECT_PX_PER_MM)
+    assert tuple(int(v) for v in image[y, x]) == (40, 160, 0)
+
+
+def test_unknown_layout_file_option_is_checked_first(photos, tmp_path):
+    result = run(photos["good"], "--layout", str(tmp_path / "missing.yaml"))
+    assert result.exit_code == 3
+    assert "does not exist" in result.output
+
+
+def test_help_documents_exit_codes():
+    result = run("--help")
+    assert result.exit_code == 0
+    for line in ("0  every sheet read with status ok", "1  some sheet needs review",
+                 "3  some photo"):
+        assert line in result.output

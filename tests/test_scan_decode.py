@@ -1,0 +1,150 @@
+"""Reading photo files: formats, orientation, and every bad file a user can give."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from PIL import Image
+from scan_support import flat_sheet, photo, placement, write_jpeg
+
+from qwixx_print.errors import PhotoError
+from qwixx_print.layout import load_layout
+from qwixx_scan.decode import MAX_PIXELS, load_pictures
+from qwixx_scan.identify import KnownSheets
+from qwixx_scan.pipeline import known_layouts, scan_photo
+
+RESOURCES = Path(__file__).parent / "resources" / "scan"
+SHEET = load_layout("kettingen").sheet("C")
+CROSSES = ("red-5", "yellow-5", "blue-8", "penalty-1")
+SIZE = (1800, 1350)
+
+
+@pytest.fixture(scope="module")
+def known() -> KnownSheets:
+    return KnownSheets.from_layouts(known_layouts())
+
+
+@pytest.fixture(scope="module")
+def picture() -> np.ndarray:
+    h = placement(SHEET, SIZE, centre=(900, 675), width_px=1400, angle_deg=-8, tilt=0.1)
+    return photo(SIZE, [(flat_sheet(SHEET, CROSSES), h)], seed=3)
+
+
+def _read_ok(result) -> None:
+    assert result.error is None, result.error
+    [sheet] = result.sheets
+    assert (sheet.sheet.layout, sheet.sheet.letter) == ("kettingen", "C")
+    assert sorted(sheet.marked) == sorted(CROSSES)
+
+
+def test_png(tmp_path, picture, known):
+    path = tmp_path / "sheet.png"
+    cv2.imwrite(str(path), picture)
+    _read_ok(scan_photo(path, layouts=known))
+
+
+def test_jpeg_exif_orientation_is_honoured(tmp_path, picture, known):
+    # Stored on its side, with EXIF orientation 6 ("rotate 90 clockwise to view").
+    stored = cv2.rotate(picture, cv2.ROTATE_90_COUNTERCLOCKWISE)
+    pil = Image.fromarray(stored[:, :, ::-1])
+    exif = pil.getexif()
+    exif[0x0112] = 6
+    path = tmp_path / "phone.jpg"
+    pil.save(path, quality=90, exif=exif)
+    [decoded] = load_pictures(path)
+    # Upright again: landscape like the original picture (half size, JPEG fast path).
+    assert decoded.image.shape[1] > decoded.image.shape[0]
+    assert decoded.full().shape[:2] == picture.shape[:2]
+    _read_ok(scan_photo(path, layouts=known))
+
+
+def test_heic(known):
+    # A fixture file: encoding HEVC in the test would take many seconds.
+    result = scan_photo(RESOURCES / "kettingen-C.heic", layouts=known)
+    _read_ok(result)
+
+
+def test_pdf_pages_are_photos(tmp_path, picture, known):
+    path = tmp_path / "scan.pdf"
+    pages = [Image.fromarray(picture[:, :, ::-1]), Image.new("RGB", (800, 600), "white")]
+    pages[0].save(path, save_all=True, append_images=pages[1:], resolution=200)
+    assert len(load_pictures(path)) == 2
+    result = scan_photo(path, layouts=known)
+    _read_ok(result)
+    assert result.sheets[0].page == 1
+    assert result.to_json()["sheets"][0]["page"] == 1
+    # The blank second page is reported, without hiding the sheet of page 1.
+    assert any("page 2" in p and "no sheet found" in p for p in result.problems)
+
+
+@pytest.mark.parametrize("content, message", [
+    (b"", "the file is empty"),
+    (b"hello, this is a text file\n", "not an image"),
+    (b"\x89PNG\r\n\x1a\n" + b"\x00" * 40, "damaged"),
+])
+def test_bad_files_say_what_is_wrong(tmp_path, known, content, message):
+    path = tmp_path / "bad.jpg"
+    path.write_bytes(content)
+    with pytest.raises(PhotoError, match=message):
+        load_pictures(path)
+    result = scan_photo(path, layouts=known)
+    assert result.sheets == [] and message in result.error
+
+
+def test_truncated_jpeg(tmp_path, picture, known):
+    ok, data = cv2.imencode(".jpg", picture)
+    path = tmp_path / "cut.jpg"
+    path.write_bytes(data.tobytes()[: len(data) * 2 // 3])
+    result = scan_photo(path, layouts=known)
+    assert result.sheets == []
+    assert "truncated" in result.error
+
+
+def test_truncated_png(tmp_path, picture, known):
+    ok, data = cv2.imencode(".png", picture)
+    path = tmp_path / "cut.png"
+    path.write_bytes(data.tobytes()[: len(data) // 2])
+    result = scan_photo(path, layouts=known)
+    assert result.sheets == []
+    assert "damaged or truncated" in result.error
+
+
+def test_missing_file_and_folder(tmp_path, known):
+    assert "no such file" in scan_photo(tmp_path / "nope.jpg", layouts=known).error
+    assert "is a folder" in scan_photo(tmp_path, layouts=known).error
+
+
+def test_huge_image_is_refused_before_decoding(tmp_path, known):
+    # 8000 x 6500 = 52 megapixels; a 1-bit PNG of it is small on disk.
+    path = tmp_path / "huge.png"
+    Image.new("1", (8000, 6500), 1).save(path)
+    assert 8000 * 6500 > MAX_PIXELS
+    result = scan_photo(path, layouts=known)
+    assert result.sheets == []
+    assert "52 megapixels" in result.error and "smaller" in result.error
+
+
+def test_huge_pdf_page_is_refused(tmp_path, known):
+    # A 1 x 1 m page would be 140 megapixels at 300 dpi.
+    from reportlab.pdfgen import canvas
+
+    buffer = io.BytesIO()
+    c = canvas.Canvas(buffer, pagesize=(2834, 2834))
+    c.showPage()
+    c.save()
+    path = tmp_path / "poster.pdf"
+    path.write_bytes(buffer.getvalue())
+    result = scan_photo(path, layouts=known)
+    assert "megapixels" in result.error
+
+
+def test_jpeg_written_by_us_decodes_at_half_size_first(tmp_path, picture):
+    path = tmp_path / "p.jpg"
+    write_jpeg(path, picture)
+    [decoded] = load_pictures(path)
+    assert decoded.scale == 0.5
+    assert decoded.image.shape[:2] == (picture.shape[0] // 2, picture.shape[1] // 2)
