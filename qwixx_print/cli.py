@@ -174,13 +174,10 @@ def main() -> None:
 
 
 def _register_scan() -> None:
+    # Imported here, not at the top: qwixx_scan.cli imports this package.
     from qwixx_scan.cli import register
 
     register(cli)
 
 
-try:
-    _register_scan()
-except ImportError as exc:  # pragma: no cover - only while the scanner is absent
-    if getattr(exc, "name", None) != "qwixx_scan.cli":
-        raise
+_register_scan()
