@@ -19,7 +19,7 @@ from qwixx_print.render import sheet_pdf
 #: the smallest one at least as fine as the sheet appears in it, so only a
 #: few rasterizations per sheet are ever made.
 PX_PER_MM_LEVELS = (4, 6, 8, 10, 13, 16, 20, 25)
-_CACHE_SIZE = 10
+_CACHE_BYTES = 400_000_000  # a few 12 MP sheets, or every sheet at table-photo sizes
 _cache: OrderedDict[tuple[str, int], np.ndarray] = OrderedDict()
 _pdfs: dict[str, bytes] = {}
 
@@ -63,6 +63,6 @@ def blank_sheet(sheet: Sheet, px_per_mm: int) -> np.ndarray:
                        mode="edge")
     image.flags.writeable = False
     _cache[key] = image
-    while len(_cache) > _CACHE_SIZE:
+    while sum(a.nbytes for a in _cache.values()) > _CACHE_BYTES and len(_cache) > 1:
         _cache.popitem(last=False)
     return image

@@ -177,17 +177,43 @@ def generate_photo(seed: int, *, profile: str = "normal", size: str = "12mp", ta
         _place_thumb(placed[0], rng)
     image, light, meta = _render(placed, objects, cam, width, height, prof, rng)
     jpeg_quality = int(rng.integers(prof.jpeg_quality[0], prof.jpeg_quality[1] + 1))
-    ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, jpeg_quality])
-    if not ok:
-        raise RuntimeError("OpenCV could not encode the photo as JPEG")
+    # phones store a portrait photo as landscape pixels plus an EXIF orientation tag
+    orientation = 1
+    if height > width and rng.random() < 0.5:
+        orientation = int(rng.choice([6, 8]))
+    jpeg = encode_jpeg(image, jpeg_quality, orientation=orientation)
     truth = {
         "file": None,
         "sheets": [_sheet_truth(p, cam["H"], width, height) for p in placed],
         "photo": {"seed": seed, "size": [width, height], "difficulty": prof.name,
-                  "table": table, "jpeg_quality": jpeg_quality, "tilt_deg": cam["tilt_deg"],
+                  "table": table, "jpeg_quality": jpeg_quality, "exif_orientation": orientation,
+                  "tilt_deg": cam["tilt_deg"],
                   "objects": [o["kind"] for o in objects], **meta},
     }
-    return Photo(jpeg=buf.tobytes(), truth=truth, image=image if keep_image else None)
+    return Photo(jpeg=jpeg, truth=truth, image=image if keep_image else None)
+
+
+def encode_jpeg(image: np.ndarray, quality: int, *, orientation: int = 1) -> bytes:
+    """JPEG bytes of ``image`` (BGR) as seen upright. With ``orientation`` 3, 6
+    or 8 the pixels are stored turned and an EXIF orientation tag says how to
+    turn them back, as phones do; a reader must honour the tag."""
+    stored = {1: image, 3: cv2.rotate(image, cv2.ROTATE_180),
+              6: cv2.rotate(image, cv2.ROTATE_90_COUNTERCLOCKWISE),
+              8: cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE)}[orientation]
+    ok, buf = cv2.imencode(".jpg", stored, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if not ok:
+        raise RuntimeError("OpenCV could not encode the photo as JPEG")
+    data = buf.tobytes()
+    if orientation == 1:
+        return data
+    # a minimal EXIF block: little-endian TIFF header, one IFD entry 0x0112 (Orientation)
+    tiff = (b"II*\x00" + (8).to_bytes(4, "little") + (1).to_bytes(2, "little")
+            + (0x0112).to_bytes(2, "little") + (3).to_bytes(2, "little")
+            + (1).to_bytes(4, "little") + orientation.to_bytes(2, "little") + b"\x00\x00"
+            + (0).to_bytes(4, "little"))
+    app1 = b"Exif\x00\x00" + tiff
+    segment = b"\xff\xe1" + (len(app1) + 2).to_bytes(2, "big") + app1
+    return data[:2] + segment + data[2:]
 
 
 # ---------------------------------------------------------------- sheets
@@ -242,22 +268,34 @@ def _arrange_on_table(placed: list[_PlacedSheet], rng: np.random.Generator) -> N
             heading = rng.uniform(0, 2 * np.pi)
             direction = np.array([np.cos(heading), np.sin(heading)])
             centroid = np.mean([q.centre for q in placed[:i]], axis=0)
-            dist = 400.0
-            while dist > 0:  # slide in until it touches the others
-                p.centre = centroid + direction * dist
-                if any(_overlap(p.outline_plane(), q.outline_plane()) > 0 for q in placed[:i]):
-                    break
-                dist -= 0.5
+            others = [q.outline_plane() for q in placed[:i]]
+            others_inner = [q.outline_plane(keep_clear) for q in placed[:i]]
+            touch = _touch_distance(p, centroid, direction, others)
             # from there: a small gap (up to 2 mm) or an overlap of up to 2.5 mm
-            p.centre = p.centre + direction * rng.uniform(-2.5, 2.0)
-            clear = all(
-                _overlap(p.outline_plane(keep_clear), q.outline_plane()) <= 0
-                and _overlap(p.outline_plane(), q.outline_plane(keep_clear)) <= 0
-                for q in placed[:i])
+            p.centre = centroid + direction * (touch + rng.uniform(-2.5, 2.0))
+            mine, mine_inner = p.outline_plane(), p.outline_plane(keep_clear)
+            clear = all(_overlap(mine_inner, q) <= 0 and _overlap(mine, q_inner) <= 0
+                        for q, q_inner in zip(others, others_inner, strict=True))
             if clear:
                 break
         else:
             raise RuntimeError("could not lay the sheets on the table without covering one")
+
+
+def _touch_distance(p: _PlacedSheet, centroid: np.ndarray, direction: np.ndarray,
+                    others: list[np.ndarray]) -> float:
+    """How far from ``centroid`` along ``direction`` sheet ``p`` first touches
+    the ``others`` when slid in from afar (mm, found by bisection)."""
+    near, far = 0.0, 400.0
+    for _ in range(14):
+        mid = (near + far) / 2
+        p.centre = centroid + direction * mid
+        mine = p.outline_plane()
+        if any(_overlap(mine, q) > 0 for q in others):
+            near = mid
+        else:
+            far = mid
+    return far
 
 
 def _overlap(a: np.ndarray, b: np.ndarray) -> float:

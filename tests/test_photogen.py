@@ -17,7 +17,7 @@ import pytest
 from photogen.__main__ import main as photogen_main
 from photogen.play import play_sheet
 from photogen.raster import blank_sheet
-from photogen.scene import generate_photo
+from photogen.scene import encode_jpeg, generate_photo
 from photogen.strokes import MARK_KINDS, PENS, draw_sheet_marks, random_style
 from qwixx_print.layout import load_layout
 from qwixx_print.rules import score_sheet
@@ -106,3 +106,17 @@ def test_command_line_writes_photos_and_truth(tmp_path, capsys) -> None:
     assert truth["file"] == "0001.jpg"
     assert truth["sheets"][0]["layout"] in ("classic", "treden", "kettingen")
     assert "photogen: 2/2" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("orientation", [3, 6, 8])
+def test_exif_orientation_turns_the_stored_pixels_back_upright(orientation: int) -> None:
+    upright = np.zeros((60, 90, 3), np.uint8)
+    upright[:20, :30] = 255  # a white top-left corner shows which way is up
+    data = encode_jpeg(upright, 95, orientation=orientation)
+    shown = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    stored = cv2.imdecode(np.frombuffer(data, np.uint8),
+                          cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
+    assert shown.shape == upright.shape
+    assert np.abs(shown.astype(int) - upright).mean() < 3
+    assert stored.shape[:2] == (upright.shape[:2] if orientation == 3 else upright.shape[1::-1])
+    assert np.abs(stored.astype(int) - cv2.resize(upright, stored.shape[1::-1])).mean() > 20
