@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import sys
+import traceback
 from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -36,8 +37,16 @@ def _scan_in_worker(path: str, overlay_dir: str | None, stem: str) -> PhotoResul
 
 def _scan_and_draw(path: str, known: KnownSheets, overlay_dir: str | None,
                    stem: str) -> PhotoResult:
-    """Scan one photo; write its overlays (named from ``stem``); drop the images."""
-    result = scan_photo(path, layouts=known, keep_images=overlay_dir is not None)
+    """Scan one photo; write its overlays (named from ``stem``); drop the images.
+
+    A bug met on one photo is reported for that photo; the batch goes on.
+    """
+    try:
+        result = scan_photo(path, layouts=known, keep_images=overlay_dir is not None)
+    except Exception as exc:  # a bug, not the photo's fault: say so, keep the batch going
+        traceback.print_exc()
+        return PhotoResult(file=path, error=f"internal error while reading this photo ({exc!r}); "
+                           "please report it with the traceback above", internal_error=True)
     if overlay_dir is not None:
         taken: set[str] = set()
         for sheet in result.sheets:
@@ -63,10 +72,11 @@ def scan_all(paths: Sequence[str], layout_files: Sequence[str], *, jobs: int,
 
 
 def exit_code_for(results: Sequence[PhotoResult]) -> ExitCode:
-    """3 if any photo (or a sheet in it) could not be read, else 1 if any sheet
-    needs review or is invalid, else 0."""
+    """10 if the scan of some photo hit a bug, else 3 if any photo (or a sheet
+    in it) could not be read, else 1 if any sheet needs review or is invalid,
+    else 0."""
     codes = {r.exit_code for r in results}
-    for code in (ExitCode.bad_input, ExitCode.rule_problem):
+    for code in (ExitCode.internal, ExitCode.bad_input, ExitCode.rule_problem):
         if code in codes:
             return code
     return ExitCode.ok
@@ -106,6 +116,7 @@ def scan_command(photos: tuple[str, ...], as_json: bool, overlay_dir: str | None
       3  some photo (or a sheet in it) could not be read: not an image,
          empty or truncated, no sheet found, sheet cut off, unknown layout;
          3 wins over 1, since a photo must be taken again first
+     10  an internal error on some photo (a bug; the others are still read)
     """
     if overlay_dir is not None:
         try:

@@ -15,6 +15,7 @@ to do next.
 from __future__ import annotations
 
 import io
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -38,14 +39,14 @@ class Picture:
 
     ``image`` holds the pixels at ``scale`` times the full size (1.0 or 0.5);
     :meth:`full` decodes the full-size pixels when ``image`` is reduced.
-    ``page`` is the 1-based PDF page number, None for photos.
+    ``page`` is the 1-based PDF page number of ``pages``, None for photos.
     """
 
     path: Path
     image: np.ndarray
     scale: float = 1.0
     page: int | None = None
-    full_size: tuple[int, int] = (0, 0)  # (width, height) in px at full size
+    pages: int | None = None
     _full: np.ndarray | None = field(default=None, repr=False)
 
     def full(self) -> np.ndarray:
@@ -61,7 +62,13 @@ class Picture:
 
 
 def load_pictures(path: str | Path) -> list[Picture]:
-    """Decode a photo file (or every page of a PDF) into upright pictures.
+    """All pictures of a file at once (see :func:`iter_pictures`)."""
+    return list(iter_pictures(path))
+
+
+def iter_pictures(path: str | Path) -> Iterator[Picture]:
+    """Decode a photo file (or each page of a PDF, one at a time, so a long
+    scan never holds all its pages in memory) into upright pictures.
 
     Raises PhotoError for missing, empty, truncated, non-image or oversized files.
     """
@@ -81,10 +88,11 @@ def load_pictures(path: str | Path) -> list[Picture]:
     if kind is None:
         raise PhotoError(f"{path}: not an image (expected a JPEG, PNG, HEIC or PDF file)")
     if kind == "pdf":
-        return _load_pdf(path)
-    if kind == "heif":
-        return [_load_heif(path)]
-    return [_load_raster(path, kind)]
+        yield from _iter_pdf(path)
+    elif kind == "heif":
+        yield _load_heif(path)
+    else:
+        yield _load_raster(path, kind)
 
 
 def _sniff(head: bytes) -> str | None:
@@ -162,19 +170,17 @@ def _load_raster(path: Path, kind: str) -> Picture:
         if image is None:
             raise PhotoError(f"{path}: the JPEG data is damaged and cannot be decoded; "
                              "copy the photo again")
-        full_w = width if image.shape[1] * 2 >= width - 1 else height
-        full_h = height if full_w == width else width
-        return Picture(path, image, scale=0.5, full_size=(full_w, full_h))
+        return Picture(path, image, scale=0.5)
     image = cv2.imread(str(path), cv2.IMREAD_COLOR)
     if image is None:
         raise PhotoError(f"{path}: the {kind.upper()} data is damaged or truncated and cannot "
                          "be decoded; copy the file again")
-    return Picture(path, image, full_size=(image.shape[1], image.shape[0]))
+    return Picture(path, image)
 
 
 def _load_heif(path: Path) -> Picture:
     import pillow_heif
-    from PIL import Image, ImageOps
+    from PIL import ImageOps
 
     try:
         heif = pillow_heif.open_heif(str(path), convert_hdr_to_8bit=True)
@@ -189,12 +195,11 @@ def _load_heif(path: Path) -> Picture:
     except Exception as exc:  # pillow-heif raises plain ValueError/RuntimeError on bad data
         raise PhotoError(f"{path}: the HEIC file cannot be decoded ({exc}); copy it again or "
                          "export it as JPEG") from None
-    rgb = np.asarray(pil if isinstance(pil, Image.Image) else pil)
-    image = np.ascontiguousarray(rgb[:, :, ::-1])
-    return Picture(path, image, full_size=(image.shape[1], image.shape[0]))
+    image = np.ascontiguousarray(np.asarray(pil)[:, :, ::-1])
+    return Picture(path, image)
 
 
-def _load_pdf(path: Path) -> list[Picture]:
+def _iter_pdf(path: Path) -> Iterator[Picture]:
     import pypdfium2 as pdfium
 
     try:
@@ -203,7 +208,6 @@ def _load_pdf(path: Path) -> list[Picture]:
     except Exception as exc:  # pdfium raises PdfiumError for damaged files
         raise PhotoError(f"{path}: the PDF file is damaged and cannot be opened ({exc}); "
                          "save the scan again") from None
-    pictures: list[Picture] = []
     try:
         if len(document) == 0:
             raise PhotoError(f"{path}: the PDF has no pages")
@@ -219,8 +223,6 @@ def _load_pdf(path: Path) -> list[Picture]:
                 image = cv2.cvtColor(array, cv2.COLOR_GRAY2BGR)
             else:
                 image = np.ascontiguousarray(array[:, :, :3])  # pdfium renders BGR(A)
-            pictures.append(Picture(path, image, page=index + 1,
-                                    full_size=(image.shape[1], image.shape[0])))
+            yield Picture(path, image, page=index + 1, pages=len(document))
     finally:
         document.close()
-    return pictures

@@ -19,7 +19,7 @@ from qwixx_print.errors import ExitCode, PhotoError, QwixxError, SheetNotFoundEr
 from qwixx_print.layout import Layout, Sheet, load_builtin_layouts, load_layout
 from qwixx_print.rules import SheetScore, score_sheet
 
-from .decode import Picture, load_pictures
+from .decode import Picture, iter_pictures
 from .find import CORNER_NAMES, MarkerGroup, detect_markers, group_markers, marker_rect_corners_mm
 from .identify import KnownSheets, read_code
 from .rectify import (
@@ -81,9 +81,13 @@ class PhotoResult:
     error: str | None = None
     sheets: list[SheetResult] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    #: The scan hit a bug (not the photo's fault); ``error`` says so.
+    internal_error: bool = False
 
     @property
     def exit_code(self) -> ExitCode:
+        if self.internal_error:
+            return ExitCode.internal
         if self.error or self.problems:
             return ExitCode.bad_input
         if any(s.status != "ok" for s in self.sheets):
@@ -110,14 +114,17 @@ def scan_photo(path: str | Path, *, layouts: Iterable[Layout] | KnownSheets,
     """Read and score every sheet in one photo file (or every page of a PDF)."""
     known = layouts if isinstance(layouts, KnownSheets) else KnownSheets.from_layouts(layouts)
     result = PhotoResult(file=str(path))
-    try:
-        pictures = load_pictures(path)
-    except QwixxError as exc:
-        result.error = exc.message
-        return result
     errors: list[str] = []
-    for picture in pictures:
-        prefix = f"page {picture.page}: " if picture.page is not None and len(pictures) > 1 else ""
+    pictures = iter_pictures(path)
+    while True:
+        try:
+            picture = next(pictures)
+        except StopIteration:
+            break
+        except QwixxError as exc:  # the file (or a page of it) cannot be decoded
+            errors.append(exc.message)
+            break
+        prefix = f"page {picture.page}: " if (picture.pages or 1) > 1 else ""
         try:
             sheets, problems = _scan_picture(picture, known, keep_images=keep_images)
         except QwixxError as exc:

@@ -137,3 +137,21 @@ def test_help_documents_exit_codes():
     for line in ("0  every sheet read with status ok", "1  some sheet needs review",
                  "3  some photo"):
         assert line in result.output
+
+
+def test_a_crash_on_one_photo_is_reported_and_the_rest_go_on(photos, monkeypatch):
+    import qwixx_scan.read
+
+    real = qwixx_scan.read.read_marks
+
+    def crash_on_classic(rectified, sheet, **kwargs):
+        if sheet.layout == "classic":
+            raise RuntimeError("injected failure")
+        return real(rectified, sheet, **kwargs)
+
+    monkeypatch.setattr(qwixx_scan.read, "read_marks", crash_on_classic)
+    result = run(photos["broken"], photos["good"], "--json")
+    assert result.exit_code == 10
+    first, second = json.loads(result.stdout)
+    assert "internal error" in first["error"] and "injected failure" in first["error"]
+    assert second["error"] is None and second["sheets"][0]["status"] == "ok"
