@@ -66,15 +66,16 @@ class Profile:
     thumb_chance: float
     motion_blur_chance: float
     hard_marks: bool
+    focus_blur: tuple[float, float] = (0.0, 0.0)  # extra blur on the far side (depth of field)
 
 
 PROFILES: dict[str, Profile] = {
     "easy": Profile("easy", (0, 12), (0.35, 0.6), (0.3, 0.7), (1.0, 2.0), (85, 95), (0.03, 0.12),
                     (0.85, 0.97), 0.0, (0.0, 0.0), (0.0, 0.6), 0.0, 0.0, False),
     "normal": Profile("normal", (0, 32), (0.2, 0.67), (0.4, 1.3), (1.5, 4.0), (55, 95),
-                      (0.08, 0.3), (0.72, 0.97), 0.4, (0.15, 0.4), (0.0, 2.0), 0.15, 0.05, False),
+                      (0.08, 0.3), (0.72, 0.97), 0.4, (0.15, 0.4), (0.0, 2.0), 0.15, 0.05, False, (0.0, 1.0)),
     "hard": Profile("hard", (18, 40), (0.2, 0.67), (0.9, 2.2), (3.0, 7.0), (35, 70), (0.25, 0.5),
-                    (0.55, 0.9), 0.75, (0.3, 0.55), (1.0, 3.5), 0.35, 0.25, True),
+                    (0.55, 0.9), 0.75, (0.3, 0.55), (1.0, 3.5), 0.35, 0.25, True, (0.5, 2.5)),
 }
 
 
@@ -467,6 +468,9 @@ def _render(placed: list[_PlacedSheet], objects: list[dict[str, Any]], cam: dict
     image = cv2.multiply(image, light_full, scale=1 / 128)
     blur = float(rng.uniform(*prof.blur)) * max(scale, 0.4)
     image = cv2.GaussianBlur(image, (0, 0), blur)
+    focus = float(rng.uniform(*prof.focus_blur)) * max(scale, 0.4)
+    if focus > 0.3:
+        image = _depth_of_field(image, focus, rng)
     motion = 0.0
     if rng.random() < prof.motion_blur_chance:
         motion = float(rng.uniform(2, 6)) * max(scale, 0.4)
@@ -474,8 +478,8 @@ def _render(placed: list[_PlacedSheet], objects: list[dict[str, Any]], cam: dict
     noise = float(rng.uniform(*prof.noise))
     image = _sensor_noise(image, noise, rng)
     image = _sharpen(image, amount=float(rng.uniform(0.3, 1.0)))
-    meta = {"blur_px": round(blur, 2), "motion_blur_px": round(motion, 2),
-            "noise": round(noise, 2)}
+    meta = {"blur_px": round(blur, 2), "focus_blur_px": round(focus, 2),
+            "motion_blur_px": round(motion, 2), "noise": round(noise, 2)}
     return image, light, meta
 
 
@@ -738,6 +742,18 @@ def _draw_thumb(image: np.ndarray, shadows: np.ndarray, p: _PlacedSheet, hom: np
                             int(np.degrees(t["heading"])), 0, 360, 15).astype(float) / 100
     _shaded_poly(image, _apply(to_photo, nail), np.minimum(skin * 1.12 + 15, 255), across=None,
                  rounded=True)
+
+
+def _depth_of_field(image: np.ndarray, sigma: float, rng: np.random.Generator) -> np.ndarray:
+    """A tilted camera focuses on one part: blur grows toward one side (up to ``sigma`` px)."""
+    h, w = image.shape[:2]
+    heading = rng.uniform(0, 2 * np.pi)
+    yy, xx = np.mgrid[0:16, 0:16].astype(np.float32) / 15 * 2 - 1
+    ramp = np.clip((xx * np.cos(heading) + yy * np.sin(heading)) * 0.8 + rng.uniform(-0.3, 0.3),
+                   0, 1)
+    weight = cv2.resize(ramp.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
+    far = cv2.GaussianBlur(image, (0, 0), sigma)
+    return cv2.blendLinear(far, image, weight, 1 - weight)
 
 
 def _motion_blur(image: np.ndarray, length: float, angle: float) -> np.ndarray:

@@ -174,7 +174,7 @@ def draw_sheet_marks_detailed(image_bgr: np.ndarray, sheet: Sheet, px_per_mm: fl
     if rng.random() < 0.6:
         for name, value in _totals(sheet, truth).items():
             rect = dict(sheet.furniture.totals)[name]
-            ink.text(rect, str(value))
+            ink.number(rect, value)
             report.totals_written[name] = value
     if rng.random() < 0.5:
         report.name_written = str(rng.choice(_NAMES))
@@ -240,6 +240,28 @@ class _InkWriter:
         pts = np.array([[x_mm, y_mm], [x_mm + r * 0.6, y_mm + r * 0.3]])
         self._draw([pts], width_scale=1.4)
 
+    def number(self, rect: Rect, value: int) -> None:
+        """A handwritten number in ``rect`` (mm), drawn stroke by stroke."""
+        rng = self.rng
+        text = str(value)
+        height = rect.h * rng.uniform(0.45, 0.7)
+        width = height * rng.uniform(0.5, 0.65)
+        gap = width * rng.uniform(0.15, 0.35)
+        span = len(text) * width + (len(text) - 1) * gap
+        if span > rect.w * 0.9:
+            shrink = rect.w * 0.9 / span
+            height, width, gap, span = height * shrink, width * shrink, gap * shrink, span * shrink
+        x = rect.x + (rect.w - span) * rng.uniform(0.2, 0.8)
+        y = rect.y + (rect.h - height) * rng.uniform(0.3, 0.7)
+        slant = rng.uniform(0.0, 0.25)
+        for ch in text:
+            for stroke in _DIGITS[ch]:
+                pts = np.asarray(stroke, float) + rng.normal(0, 0.03, (len(stroke), 2))
+                px = x + (pts[:, 0] + slant * (1 - pts[:, 1])) * width
+                py = y + pts[:, 1] * height
+                self._draw([np.column_stack([px, py])], rounding=2)
+            x += width + gap * rng.uniform(0.8, 1.2)
+
     def text(self, rect: Rect, text: str, *, script: bool = False) -> None:
         """Handwritten-looking text fitted into ``rect`` (mm)."""
         rng = self.rng
@@ -249,8 +271,8 @@ class _InkWriter:
         height_mm = rect.h * rng.uniform(0.5, 0.8)
         scale = height_mm * self.ppm / max(th, 1)
         width_px = tw * scale
-        if width_px > rect.w * self.ppm * 0.95:
-            scale *= rect.w * self.ppm * 0.95 / width_px
+        if width_px > rect.w * self.ppm * 0.65:
+            scale *= rect.w * self.ppm * 0.65 / width_px
         pad = int(thick_px * 3 + 4)
         w = int(tw * scale) + 2 * pad
         h = int((th + base) * scale) + 2 * pad
@@ -264,7 +286,8 @@ class _InkWriter:
                      np.float32)
         m[:, 2] = np.array([w / 2, h / 2]) - m[:, :2] @ np.array([w / 2, h / 2])
         patch = cv2.warpAffine(patch, m, (w, h), flags=cv2.INTER_LINEAR)
-        x0 = (rect.x + rect.w * rng.uniform(0.02, 0.1)) * self.ppm - pad
+        # the name line's rect starts with the printed label "name": write after it
+        x0 = (rect.x + rect.w * rng.uniform(0.15, 0.3)) * self.ppm - pad
         y0 = (rect.y + rect.h * 0.5) * self.ppm - h / 2 + rng.normal(0, 0.05) * rect.h * self.ppm
         self._composite(patch * self.style.opacity, int(round(x0)), int(round(y0)))
 
@@ -412,6 +435,26 @@ def _circle_shape(rng: np.random.Generator) -> list[list[tuple[float, float]]]:
     rx, ry = rng.uniform(0.75, 0.95), rng.uniform(0.75, 0.95)
     return [[(rx * np.cos(v), ry * np.sin(v)) for v in a]]
 
+
+# Handwritten digits: strokes in a unit box (x right, y down), as people write them.
+_DIGITS: dict[str, list[list[tuple[float, float]]]] = {
+    "0": [[(0.5, 0.0), (0.12, 0.2), (0.08, 0.75), (0.5, 1.0), (0.9, 0.75), (0.88, 0.2),
+           (0.5, 0.0), (0.4, 0.05)]],
+    "1": [[(0.25, 0.25), (0.6, 0.0), (0.6, 1.0)]],
+    "2": [[(0.1, 0.25), (0.35, 0.0), (0.75, 0.02), (0.88, 0.28), (0.1, 1.0), (0.95, 0.98)]],
+    "3": [[(0.1, 0.1), (0.5, 0.0), (0.85, 0.2), (0.45, 0.47), (0.9, 0.72), (0.55, 1.0),
+           (0.08, 0.88)]],
+    "4": [[(0.6, 0.0), (0.05, 0.68), (0.95, 0.68)], [(0.7, 0.3), (0.68, 1.0)]],
+    "5": [[(0.85, 0.0), (0.22, 0.02)], [(0.22, 0.02), (0.15, 0.45), (0.6, 0.38), (0.92, 0.65),
+                                        (0.6, 1.0), (0.08, 0.9)]],
+    "6": [[(0.8, 0.03), (0.3, 0.25), (0.1, 0.72), (0.45, 1.0), (0.88, 0.75), (0.55, 0.48),
+           (0.12, 0.65)]],
+    "7": [[(0.05, 0.02), (0.95, 0.0), (0.4, 1.0)]],
+    "8": [[(0.55, 0.47), (0.15, 0.25), (0.5, 0.0), (0.85, 0.22), (0.5, 0.47), (0.1, 0.75),
+           (0.5, 1.0), (0.9, 0.75), (0.55, 0.47)]],
+    "9": [[(0.85, 0.3), (0.5, 0.5), (0.12, 0.3), (0.5, 0.0), (0.88, 0.25), (0.78, 1.0)]],
+    "-": [[(0.1, 0.55), (0.9, 0.5)]],
+}
 
 _MARK_SHAPES = {"x": _x_shape, "check": _check_shape, "slash": _slash_shape,
                 "scribble": _scribble_shape, "circle": _circle_shape}
