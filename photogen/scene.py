@@ -441,7 +441,8 @@ def _render(placed: list[_PlacedSheet], objects: list[dict[str, Any]], cam: dict
     gx, gy = np.meshgrid(np.arange(gw) * _GRID + (_GRID - 1) / 2,
                          np.arange(gh) * _GRID + (_GRID - 1) / 2)
     image = _background(width, height, rng)
-    light = _light_field(gw, gh, prof, rng)
+    events: dict[str, bool] = {}
+    light = _light_field(gw, gh, prof, rng, events)
     shadows = np.ones((gh, gw), np.float32)  # what lies on top casts shadows on what is below
     sun = rng.normal(0, 1, 2)
     sun = sun / np.linalg.norm(sun) * rng.uniform(1.0, 3.0)  # mm: shadow offset on the table
@@ -479,7 +480,7 @@ def _render(placed: list[_PlacedSheet], objects: list[dict[str, Any]], cam: dict
     image = _sensor_noise(image, noise, rng)
     image = _sharpen(image, amount=float(rng.uniform(0.3, 1.0)))
     meta = {"blur_px": round(blur, 2), "focus_blur_px": round(focus, 2),
-            "motion_blur_px": round(motion, 2), "noise": round(noise, 2)}
+            "motion_blur_px": round(motion, 2), "noise": round(noise, 2), **events}
     return image, light, meta
 
 
@@ -629,10 +630,13 @@ def _streak_noise(shape: tuple[int, int], along_x: bool, rng: np.random.Generato
     return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
-def _light_field(gw: int, gh: int, prof: Profile, rng: np.random.Generator) -> np.ndarray:
+def _light_field(gw: int, gh: int, prof: Profile, rng: np.random.Generator,
+                 events: dict[str, bool]) -> np.ndarray:
     """Light on the coarse grid (3 channels, 1.0 = as printed): exposure, a
     gradient across the picture, vignetting, a colour cast and sometimes a
-    large soft shadow (a person or the phone between lamp and table)."""
+    large soft shadow (a person or the phone between lamp and table), a
+    sharper-edged shadow across the picture, or a glare spot. ``events``
+    records which of the occasional ones happened."""
     yy, xx = np.mgrid[0:gh, 0:gw].astype(np.float32)
     nx, ny = xx / gw * 2 - 1, yy / gh * 2 - 1
     heading = rng.uniform(0, 2 * np.pi)
@@ -648,6 +652,18 @@ def _light_field(gw: int, gh: int, prof: Profile, rng: np.random.Generator) -> n
                     float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
         mask = cv2.GaussianBlur(mask, (0, 0), max(gw, gh) * rng.uniform(0.02, 0.08))
         light *= 1 - float(rng.uniform(*prof.shadow_depth)) * mask
+    events["edge_shadow"] = bool(rng.random() < prof.shadow_chance * 0.4)
+    if events["edge_shadow"]:  # a hand or the phone over a lamp: a straight, fairly sharp edge
+        heading = rng.uniform(0, 2 * np.pi)
+        edge = (nx * np.cos(heading) + ny * np.sin(heading)) - rng.uniform(-0.2, 0.6)
+        mask = np.clip(edge / rng.uniform(0.01, 0.05), 0, 1)
+        light *= 1 - float(rng.uniform(*prof.shadow_depth)) * mask
+    events["glare"] = bool(prof.hard_marks and rng.random() < 0.15)
+    if events["glare"]:  # a lamp reflected by the paper: a bright, washed-out spot
+        cx, cy = rng.uniform(-0.6, 0.6, 2)
+        radius = rng.uniform(0.08, 0.2)
+        spot = np.exp(-((nx - cx) ** 2 + (ny - cy) ** 2) / (2 * radius ** 2))
+        light *= 1 + rng.uniform(0.3, 0.7) * spot
     warmth = rng.normal(0, 0.05)
     cast = np.array([1 - 1.2 * warmth, 1 - 0.3 * warmth, 1 + 0.4 * warmth]) * (1 + rng.normal(
         0, 0.015, 3))
