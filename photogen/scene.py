@@ -70,12 +70,21 @@ class Profile:
 
 
 PROFILES: dict[str, Profile] = {
-    "easy": Profile("easy", (0, 12), (0.35, 0.6), (0.3, 0.7), (1.0, 2.0), (85, 95), (0.03, 0.12),
-                    (0.85, 0.97), 0.0, (0.0, 0.0), (0.0, 0.6), 0.0, 0.0, False),
-    "normal": Profile("normal", (0, 32), (0.2, 0.67), (0.4, 1.3), (1.5, 4.0), (55, 95),
-                      (0.08, 0.3), (0.72, 0.97), 0.4, (0.15, 0.4), (0.0, 2.0), 0.15, 0.05, False, (0.0, 1.0)),
-    "hard": Profile("hard", (18, 40), (0.2, 0.67), (0.9, 2.2), (3.0, 7.0), (35, 70), (0.25, 0.5),
-                    (0.55, 0.9), 0.75, (0.3, 0.55), (1.0, 3.5), 0.35, 0.25, True, (0.5, 2.5)),
+    "easy": Profile(
+        "easy", tilt_deg=(0, 12), fill=(0.35, 0.6), blur=(0.3, 0.7), noise=(1.0, 2.0),
+        jpeg_quality=(85, 95), gradient=(0.03, 0.12), exposure=(0.85, 0.97), shadow_chance=0.0,
+        shadow_depth=(0.0, 0.0), curl_mm=(0.0, 0.6), thumb_chance=0.0, motion_blur_chance=0.0,
+        hard_marks=False),
+    "normal": Profile(
+        "normal", tilt_deg=(0, 32), fill=(0.2, 0.67), blur=(0.4, 1.3), noise=(1.5, 4.0),
+        jpeg_quality=(55, 95), gradient=(0.08, 0.3), exposure=(0.72, 0.97), shadow_chance=0.4,
+        shadow_depth=(0.15, 0.4), curl_mm=(0.0, 2.0), thumb_chance=0.15, motion_blur_chance=0.05,
+        hard_marks=False, focus_blur=(0.0, 1.0)),
+    "hard": Profile(
+        "hard", tilt_deg=(18, 40), fill=(0.2, 0.67), blur=(0.9, 2.2), noise=(3.0, 7.0),
+        jpeg_quality=(35, 70), gradient=(0.25, 0.5), exposure=(0.55, 0.9), shadow_chance=0.75,
+        shadow_depth=(0.3, 0.55), curl_mm=(1.0, 3.5), thumb_chance=0.35, motion_blur_chance=0.25,
+        hard_marks=True, focus_blur=(0.5, 2.5)),
 }
 
 
@@ -176,7 +185,7 @@ def generate_photo(seed: int, *, profile: str = "normal", size: str = "12mp", ta
     cam = _camera(placed, width, height, prof, rng, table=table)
     if not table and rng.random() < prof.thumb_chance:
         _place_thumb(placed[0], rng)
-    image, light, meta = _render(placed, objects, cam, width, height, prof, rng)
+    image, meta = _render(placed, objects, cam, width, height, prof, rng)
     jpeg_quality = int(rng.integers(prof.jpeg_quality[0], prof.jpeg_quality[1] + 1))
     # phones store a portrait photo as landscape pixels plus an EXIF orientation tag
     orientation = 1
@@ -435,7 +444,7 @@ def _camera(placed: list[_PlacedSheet], width: int, height: int, prof: Profile,
 
 def _render(placed: list[_PlacedSheet], objects: list[dict[str, Any]], cam: dict[str, Any],
             width: int, height: int, prof: Profile,
-            rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
+            rng: np.random.Generator) -> tuple[np.ndarray, dict[str, Any]]:
     hom = cam["H"]
     gw, gh = -(-width // _GRID), -(-height // _GRID)
     gx, gy = np.meshgrid(np.arange(gw) * _GRID + (_GRID - 1) / 2,
@@ -481,7 +490,7 @@ def _render(placed: list[_PlacedSheet], objects: list[dict[str, Any]], cam: dict
     image = _sharpen(image, amount=float(rng.uniform(0.3, 1.0)))
     meta = {"blur_px": round(blur, 2), "focus_blur_px": round(focus, 2),
             "motion_blur_px": round(motion, 2), "noise": round(noise, 2), **events}
-    return image, light, meta
+    return image, meta
 
 
 def _max_scale(to_photo: np.ndarray, sheet: Sheet) -> float:
@@ -681,11 +690,10 @@ def _draw_object(image: np.ndarray, shadows: np.ndarray, obj: dict[str, Any], ho
         c, a, length, width = obj["centre"], obj["angle"], obj["length"], obj["width"]
         along = np.array([np.cos(a), np.sin(a)])
         body = _rotated_rect(c - along * 8, length - 16, width, a)
-        tip = np.array([c + along * (length / 2 - 16) + np.array([-along[1], along[0]]) * width / 2,
-                        c + along * (length / 2),
-                        c + along * (length / 2 - 16) - np.array([-along[1], along[0]]) * width / 2])
-        _shaded_poly(image, _apply(hom, body), colour, across=_apply(hom, np.array(
-            [c, c + np.array([-along[1], along[0]]) * width / 2])))
+        side = np.array([-along[1], along[0]]) * width / 2
+        cone = c + along * (length / 2 - 16)
+        tip = np.array([cone + side, c + along * (length / 2), cone - side])
+        _shaded_poly(image, _apply(hom, body), colour, across=_apply(hom, np.array([c, c + side])))
         _shaded_poly(image, _apply(hom, tip), np.array([170, 170, 175.0]), across=None)
         clip = _rotated_rect(c - along * (length / 2 - 30), 40, width * 0.25, a)
         _shaded_poly(image, _apply(hom, clip), colour * 0.6, across=None)
