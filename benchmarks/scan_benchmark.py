@@ -89,12 +89,12 @@ def compare(truth: dict, result: dict, tally: Counter, examples: list[str]) -> N
     from qwixx_print.rules import score_sheet
 
     difficulty = truth.get("photo", {}).get("difficulty", "?")
-    read = {(s["layout"], s["letter"]): s for s in result["sheets"]}
+    unmatched = list(result["sheets"])
     for want in truth["sheets"]:
         sheet = load_layout(want["layout"]).sheet(want["letter"])
         tally["sheets"] += 1
         tally[f"sheets_{difficulty}"] += 1
-        got = read.get((want["layout"], want["letter"]))
+        got = _nearest_same_sheet(want, unmatched)
         if got is None:
             tally["sheets_not_read"] += 1
             examples.append(f"{truth['file']}: not read: {result['error'] or result.get('problems')}")
@@ -123,6 +123,25 @@ def compare(truth: dict, result: dict, tally: Counter, examples: list[str]) -> N
             if got["status"] == "ok" and marked != true_marked:
                 tally["silent_errors"] += 1
                 examples[-1] += "   <-- SILENT"
+
+
+def _centre(corners: list) -> tuple[float, float]:
+    return (sum(c[0] for c in corners) / len(corners), sum(c[1] for c in corners) / len(corners))
+
+
+def _nearest_same_sheet(want: dict, candidates: list[dict]) -> dict | None:
+    """The read sheet of the same layout and letter nearest to ``want`` in the
+    photo (a table photo may show several classic sheets); removed from
+    ``candidates`` so that no read sheet counts twice."""
+    same = [s for s in candidates if (s["layout"], s["letter"]) == (want["layout"], want["letter"])]
+    if not same:
+        return None
+    if "corners_px" in want:
+        cx, cy = _centre(want["corners_px"])
+        same.sort(key=lambda s: (_centre(s["corners_px"])[0] - cx) ** 2
+                  + (_centre(s["corners_px"])[1] - cy) ** 2)
+    candidates.remove(same[0])
+    return same[0]
 
 
 def main() -> None:

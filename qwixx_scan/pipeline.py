@@ -44,8 +44,10 @@ MIN_SOURCE_PX_PER_MM = 4.5
 class SheetResult:
     """One sheet read from a photo: its identity, verdicts, score and status.
 
-    ``rectified``: the flat sheet image (BGR, RECT_PX_PER_MM px per mm),
-    kept only when asked for (overlays).
+    ``corners_px``: where the sheet's trim corners (top-left, top-right,
+    bottom-right, bottom-left) are in the photo, in px of the full-size,
+    upright picture. ``rectified``: the flat sheet image (BGR,
+    RECT_PX_PER_MM px per mm), kept only when asked for (overlays).
     """
 
     sheet: Sheet
@@ -54,6 +56,7 @@ class SheetResult:
     uncertain: list[str]
     page: int | None = None
     fit_error_mm: float = 0.0
+    corners_px: list[list[float]] = field(default_factory=list)
     rectified: np.ndarray | None = field(default=None, repr=False)
 
     @property
@@ -68,6 +71,7 @@ class SheetResult:
         out = self.score.to_json(self.uncertain)
         if self.page is not None:
             out["page"] = self.page
+        out["corners_px"] = self.corners_px
         return out
 
 
@@ -252,7 +256,18 @@ def _read_sheet(picture: Picture, group: MarkerGroup, size_mm: tuple[float, floa
     score = score_sheet(sheet, marked)
     return SheetResult(sheet=sheet, verdicts=verdicts, score=score, uncertain=uncertain,
                        page=picture.page, fit_error_mm=fit.error_mm,
+                       corners_px=_trim_corners_px(fit, sheet, image is picture.image, picture),
                        rectified=rectified if keep_images else None)
+
+
+def _trim_corners_px(fit: SheetFit, sheet: Sheet, on_working_image: bool,
+                     picture: Picture) -> list[list[float]]:
+    """The sheet's trim corners in full-size picture px, rounded to 0.1 px."""
+    if on_working_image and picture.scale != 1.0:
+        fit = fit.scaled(1.0 / picture.scale)
+    w, h = sheet.size_mm
+    corners = fit.to_px(np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64))
+    return [[round(float(x), 1), round(float(y), 1)] for x, y in corners]
 
 
 def _read_payload(image: np.ndarray, fit: SheetFit, size_mm: tuple[float, float],
