@@ -168,12 +168,17 @@ def generate_photo(seed: int, *, profile: str = "normal", size: str = "12mp", ta
     if size not in SIZES:
         raise ValueError(f"size must be one of {', '.join(SIZES)}, not {size!r}")
     prof = PROFILES[profile]
-    rng = np.random.default_rng(seed)
+    # what the players wrote comes from its own stream, so a seed gives the same
+    # sheets and marks at every photo size and profile
+    game_rng = np.random.default_rng([seed, 0])
+    chosen = _choose_sheets(game_rng, table=table, count=sheets, layout=layout)
+    truths = [play_sheet(sheet, game_rng, illegal_share=illegal_share) for sheet in chosen]
+    placed = [_style_and_curl(sheet, truth, game_rng, prof, style_mix)
+              for sheet, truth in zip(chosen, truths, strict=True)]
+    rng = np.random.default_rng([seed, 1])
     width, height = SIZES[size][int(rng.integers(len(SIZES[size])))]
     if rng.random() < 0.5:
         width, height = height, width
-    chosen = _choose_sheets(rng, table=table, count=sheets, layout=layout)
-    placed = [_play_and_style(sheet, rng, prof, illegal_share, style_mix) for sheet in chosen]
     if table:
         _arrange_on_table(placed, rng)
         # the photographer turns the phone so that the table fills the picture
@@ -247,9 +252,9 @@ def _choose_sheets(rng: np.random.Generator, *, table: bool, count: int | None,
     return [lay.sheet(None if ltr is None else str(ltr)) for ltr in picked]
 
 
-def _play_and_style(sheet: Sheet, rng: np.random.Generator, prof: Profile, illegal_share: float,
+def _style_and_curl(sheet: Sheet, truth: SheetTruth, rng: np.random.Generator, prof: Profile,
                     style_mix: float) -> _PlacedSheet:
-    truth = play_sheet(sheet, rng, illegal_share=illegal_share)
+    """The player's pen and way of marking, and how the paper curls."""
     style = random_style(rng, style_mix=style_mix, hard=prof.hard_marks)
     w, h = sheet.size_mm
     lo, hi = prof.curl_mm

@@ -34,6 +34,13 @@ def test_same_seed_same_photo_bytes() -> None:
     assert a.jpeg != c.jpeg
 
 
+def test_a_seed_gives_the_same_sheets_at_every_size_and_profile() -> None:
+    small = generate_photo(8, size="small", profile="easy", table=True)
+    large = generate_photo(8, size="8mp", profile="hard", table=True)
+    assert [(s["layout"], s["letter"], s["marked"]) for s in small.truth["sheets"]] == [
+        (s["layout"], s["letter"], s["marked"]) for s in large.truth["sheets"]]
+
+
 @pytest.mark.parametrize("layout,letter", SHEETS)
 def test_legal_sheets_pass_the_rules_engine(layout: str, letter: str | None) -> None:
     sheet = load_layout(layout).sheet(letter)
