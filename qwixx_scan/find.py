@@ -86,53 +86,60 @@ def marker_rect_corners_mm(marker_id: int, size_mm: tuple[float, float]) -> np.n
     return np.array([[x0, y0], [x0 + s, y0], [x0 + s, y0 + s], [x0, y0 + s]], np.float64)
 
 
-def _detector() -> cv2.aruco.ArucoDetector:
+def _detector(window_sizes: tuple[int, int, int]) -> cv2.aruco.ArucoDetector:
+    """An ArUco detector thresholding with windows (min, max, step) in px."""
     params = cv2.aruco.DetectorParameters()
     # Small sheets far from the camera: accept markers down to ~12 px a side.
     params.minMarkerPerimeterRate = 0.02
-    params.adaptiveThreshWinSizeMin = 5
-    params.adaptiveThreshWinSizeMax = 35
-    params.adaptiveThreshWinSizeStep = 15
+    (params.adaptiveThreshWinSizeMin, params.adaptiveThreshWinSizeMax,
+     params.adaptiveThreshWinSizeStep) = window_sizes
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_NONE
     return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(ARUCO_DICT), params)
 
 
-_DETECTOR: cv2.aruco.ArucoDetector | None = None
+#: Two thresholding windows find every marker of ordinary photos in half the
+#: time of three (measured on 150 generated photos: the same markers found);
+#: the thorough detector, with more windows, is the second look.
+_FAST_WINDOWS = (7, 27, 20)
+_THOROUGH_WINDOWS = (3, 43, 8)
+_DETECTORS: dict[tuple[int, int, int], cv2.aruco.ArucoDetector] = {}
 
 
 def detect_markers(gray: np.ndarray) -> list[MarkerHit]:
     """Every sheet corner marker in a grayscale uint8 image, corners refined.
 
-    Detection runs on a copy at most ``DETECT_LONG_SIDE_PX`` long; the
-    corners are then refined with ``cv2.cornerSubPix`` on ``gray`` itself and
-    returned in ``gray``'s pixel coordinates.
+    Detection runs on a copy shrunk to at most ``DETECT_LONG_SIDE_PX``; when
+    that finds fewer than 3 markers (too few for a sheet), a thorough
+    detector looks again at the reduced and the full size, then with the
+    local contrast stretched (shadows). The corners are refined with
+    ``cv2.cornerSubPix`` on ``gray`` and returned in its px coordinates.
     """
     if gray.ndim != 2 or gray.dtype != np.uint8:
         raise ValueError(f"gray must be a 2-D uint8 image, not {gray.dtype} {gray.shape}")
-    global _DETECTOR
-    if _DETECTOR is None:
-        _DETECTOR = _detector()
     divisor = -(-max(gray.shape) // DETECT_LONG_SIDE_PX)
-    hits = _detect_at(gray, divisor)
+    hits = _detect_at(gray, divisor, _FAST_WINDOWS)
+    if len(hits) < 3:
+        hits = _merge_hits(hits, _detect_at(gray, divisor, _THOROUGH_WINDOWS))
     if len(hits) < 3 and divisor > 1:
-        # Too few for a sheet: markers too small or blurred at the reduced
-        # size? Look again at the full working resolution.
-        hits = _merge_hits(hits, _detect_at(gray, 1))
-    if not hits:
-        # Harsh light or shadows: stretch local contrast and try once more.
+        # Markers too small or blurred at the reduced size?
+        hits = _merge_hits(hits, _detect_at(gray, 1, _THOROUGH_WINDOWS))
+    if len(hits) < 3:
+        # Harsh light or shadows: stretch local contrast and look once more.
         clahe = cv2.createCLAHE(clipLimit=3.0, tileGridSize=(8, 8))
-        hits = _detect_at(clahe.apply(gray), divisor)
+        hits = _merge_hits(hits, _detect_at(clahe.apply(gray), divisor, _THOROUGH_WINDOWS))
     return [_refine(gray, h) for h in hits]
 
 
-def _detect_at(gray: np.ndarray, divisor: int) -> list[MarkerHit]:
+def _detect_at(gray: np.ndarray, divisor: int,
+               window_sizes: tuple[int, int, int]) -> list[MarkerHit]:
     """Detect on ``gray`` shrunk ``divisor`` times (whole-factor area average)."""
-    assert _DETECTOR is not None
+    if window_sizes not in _DETECTORS:
+        _DETECTORS[window_sizes] = _detector(window_sizes)
     small = gray if divisor == 1 else cv2.resize(
         gray, (gray.shape[1] // divisor, gray.shape[0] // divisor), interpolation=cv2.INTER_AREA)
     fx = small.shape[1] / gray.shape[1]
     fy = small.shape[0] / gray.shape[0]
-    corners, ids, _rejected = _DETECTOR.detectMarkers(small)
+    corners, ids, _rejected = _DETECTORS[window_sizes].detectMarkers(small)
     if ids is None:
         return []
     hits = []
