@@ -27,6 +27,10 @@ EDGE_TOLERANCE_MM = 0.45
 #: blank varies less than this much (0..1) within ``FLAT_RADIUS_MM``.
 FLAT_SPREAD = 0.06
 FLAT_RADIUS_MM = 0.6
+#: "Open" paper lies at least OPEN_MM from any dark print (darker than
+#: DARK_PRINT in every channel): ink there cannot be print residue.
+OPEN_MM = 0.8
+DARK_PRINT = 0.45
 
 
 @dataclass(frozen=True)
@@ -36,14 +40,16 @@ class BlankReference:
     ``image``: BGR float32 0..1. ``darkest``: BGR uint8, per channel the
     darkest blank value within ``EDGE_TOLERANCE_MM`` (what ink must be
     darker than).
-    ``flat``: bool mask of pixels far from any printed edge. ``gray_half``:
-    float32 grey image at half resolution, for locating boxes.
+    ``flat``: bool mask of pixels far from any printed edge. ``open``: bool
+    mask of pixels far from dark print. ``gray_half``: float32 grey image at
+    half resolution, for locating boxes.
     """
 
     px_per_mm: float
     image: np.ndarray
     darkest: np.ndarray
     flat: np.ndarray
+    open: np.ndarray
     gray_half: np.ndarray
 
 
@@ -95,8 +101,10 @@ def build_reference(blank_bgr: np.ndarray, px_per_mm: float) -> BlankReference:
     kernel = np.ones((2 * f + 1, 2 * f + 1), np.uint8)
     spread = cv2.dilate(image, kernel) - cv2.erode(image, kernel)
     flat = spread.max(axis=2) < FLAT_SPREAD
+    light = (image.max(axis=2) >= DARK_PRINT).astype(np.uint8)
+    open_paper = cv2.distanceTransform(light, cv2.DIST_L2, 3) > OPEN_MM * px_per_mm
     gray = cv2.cvtColor(blank_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
     gray_half = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2),
                            interpolation=cv2.INTER_AREA)
     return BlankReference(px_per_mm=float(px_per_mm), image=image, darkest=darkest,
-                          flat=flat, gray_half=gray_half)
+                          flat=flat, open=open_paper, gray_half=gray_half)

@@ -60,9 +60,12 @@ INK_WEAK_MIN = 0.06
 INK_STRONG_MIN = 0.12
 NOISE_WEAK_SIGMAS = 5.0
 NOISE_STRONG_SIGMAS = 9.0
-#: Light pixels darker than this share of the paper level are left out when
-#: fitting the light across a box (they may be ink).
-LIGHT_INK_CUT = 0.88
+#: The light over a box window is measured in LIGHT_CELLS x LIGHT_CELLS
+#: cells, each within LIGHT_RANGE of the box's paper level.
+LIGHT_CELLS = 3
+LIGHT_RANGE = (0.7, 1.25)
+#: A box's paper level below this share of the paper's around it: ink covers it.
+COVERED_LEVEL = 0.85
 #: Once the sheet's pen is known (its clear strokes' darkness), ink must
 #: reach these shares of it: a faint pencil keeps low thresholds, a dark
 #: ballpoint raises them above print residue. A clear stroke is a component
@@ -90,6 +93,8 @@ class InkShape:
     uniform segment with that variance (sqrt(12) sigma); ``angle``: of the
     major axis from horizontal, 0..90 degrees; ``area``: mm^2 of ink;
     ``contrast``: median darkness over the weak ink threshold (1 = at it);
+    ``open_area``: mm^2 of the ink on open paper, away from dark print
+    (where misplaced print can't pass for ink);
     ``edge_only``: the ink was all near the box edge and came mostly from
     outside (a neighbour's overshoot).
     """
@@ -101,6 +106,7 @@ class InkShape:
     minor: float
     angle: float
     contrast: float
+    open_area: float = 0.0
     edge_only: bool = False
 
 
@@ -212,9 +218,8 @@ class _BoxPlan:
     window: tuple[int, int, int, int]  # x0, y0, x1, y1
     darkest: np.ndarray
     light: tuple[tuple[np.ndarray, np.ndarray], ...]
-    light_design: tuple[np.ndarray, ...]  # per channel: [1, x, y] at the light pixels
-    xs: np.ndarray  # window columns, rows scaled to -1..1
-    ys: np.ndarray
+    light_cell: tuple[np.ndarray, ...]  # per channel: light cell of each light pixel
+    around: tuple[tuple[np.ndarray, np.ndarray], ...]  # like light, outside the box
     tone_index: np.ndarray
     tone_blank: np.ndarray
     flat_index: np.ndarray
@@ -237,20 +242,28 @@ def _plan(ref: BlankReference, box: Box) -> _BoxPlan:
     flat = ref.flat[y0:y1, x0:x1]
     sub = np.zeros_like(flat)
     sub[::2, ::2] = True
-    light = []
+    # The paper level is measured on the box's own light interior (the
+    # material the ink is judged on); only where too little of it is flat
+    # and light, on the light pixels around the box.
+    inside = np.zeros_like(flat)
+    ix0, iy0, ix1, iy1 = _rect_px(box, ref.px_per_mm, -0.3)
+    inside[iy0 - y0:iy1 - y0, ix0 - x0:ix1 - x0] = True
+    light, around = [], []
     for c in range(3):
-        idx = np.flatnonzero(flat & sub & (blank[:, :, c] > 0.55))
+        idx = np.flatnonzero(flat & sub & inside & (blank[:, :, c] > 0.8))
+        if len(idx) < 40:
+            idx = np.flatnonzero(flat & sub & (blank[:, :, c] > 0.55))
         light.append((idx, blank[:, :, c].ravel()[idx]))
+        out_idx = np.flatnonzero(flat & sub & ~inside & (blank[:, :, c] > 0.55))
+        around.append((out_idx, blank[:, :, c].ravel()[out_idx]))
+    h, w = flat.shape
+    cells = tuple((idx // w * LIGHT_CELLS // h) * LIGHT_CELLS + idx % w * LIGHT_CELLS // w
+                  for idx, _ in light)
     sub3 = np.zeros_like(flat)
     sub3[::3, ::3] = True
     tone_index = np.flatnonzero(flat & sub3)
-    h, w = flat.shape
-    xs = np.linspace(-1, 1, w)
-    ys = np.linspace(-1, 1, h)
-    design = tuple(np.column_stack([np.ones(len(idx)), xs[idx % w], ys[idx // w]])
-                   for idx, _ in light)
     return _BoxPlan(box=box, window=(x0, y0, x1, y1), darkest=ref.darkest[y0:y1, x0:x1],
-                    light=tuple(light), light_design=design, xs=xs, ys=ys,
+                    light=tuple(light), light_cell=cells, around=tuple(around),
                     tone_index=tone_index,
                     tone_blank=blank.reshape(-1, 3)[tone_index],
                     flat_index=np.flatnonzero(flat)[::3])
@@ -274,7 +287,9 @@ def measure_ink(rectified: np.ndarray, sheet: Sheet, ref: BlankReference) -> dic
     padded = cv2.copyMakeBorder(rectified, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
 
     plans = _box_plans(ref, sheet)
-    photos = [_normalised_window(padded, pad, plan, off) for plan, off in zip(plans, offsets)]
+    raw = [_raw_window(padded, pad, plan, off) for plan, off in zip(plans, offsets)]
+    levels = _box_levels(np.array([level for _, level, _ in raw]))
+    photos = [_normalise(photo, level, cells) for (photo, _, cells), level in zip(raw, levels)]
     lut = _tone_curve(plans, photos)
     # The maps cover only the boxes' region: (gx, gy) is its top-left corner.
     gx, gy = min(pl.window[0] for pl in plans), min(pl.window[1] for pl in plans)
@@ -304,7 +319,7 @@ def measure_ink(rectified: np.ndarray, sheet: Sheet, ref: BlankReference) -> dic
     if pen is not None and pen * PEN_WEAK_SHARE > weak:
         weak, strong = pen * PEN_WEAK_SHARE, max(strong, pen * PEN_STRONG_SHARE)
         ink, labels, areas = _ink_components(strength, weak, strong)
-    return {box.id: _describe(box, ink, labels, areas, strength, weak, p, (gx, gy))
+    return {box.id: _describe(box, ink, labels, areas, strength, weak, ref, (gx, gy))
             for box in boxes}
 
 
@@ -314,36 +329,66 @@ def _rect_px(box: Box, p: float, grow_mm: float) -> tuple[int, int, int, int]:
             round((r.x + r.w + grow_mm) * p), round((r.y + r.h + grow_mm) * p))
 
 
-def _normalised_window(padded: np.ndarray, pad: int, plan: _BoxPlan,
-                       offset: np.ndarray) -> np.ndarray:
-    """The photo around a box, shifted onto the blank and divided by the paper level.
+def _raw_window(padded: np.ndarray, pad: int, plan: _BoxPlan,
+                offset: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The photo around a box, shifted onto the blank (BGR float32, 0..255),
+    its paper level per channel and a coarse map of the light over the
+    window (LIGHT_CELLS x LIGHT_CELLS x 3, relative to that level).
 
-    BGR float32, paper = 1 in every channel.
+    Paper level: the 80th percentile of photo / blank on the flat light
+    pixels (ink, darker than paper, stays below it); per cell the same on
+    the cell's pixels, so that the light may change across the box (soft
+    shadows), but never more than LIGHT_RANGE allows (a cell full of ink is
+    ink, not shade). Cells with too few light pixels keep the box's level.
     """
     x0, y0, x1, y1 = plan.window
     dx, dy = round(float(offset[0])) + pad, round(float(offset[1])) + pad
-    window = cv2.GaussianBlur(padded[y0 + dy:y1 + dy, x0 + dx:x1 + dx], (3, 3), 0)
-    photo = window.astype(np.float32)
+    photo = cv2.GaussianBlur(padded[y0 + dy:y1 + dy, x0 + dx:x1 + dx], (3, 3), 0)
+    photo = photo.astype(np.float32)
     flat_photo = photo.reshape(-1, 3)
-    h, w = y1 - y0, x1 - x0
+    n = LIGHT_CELLS * LIGHT_CELLS
+    level = np.full(3, np.nan, np.float32)
+    cells = np.ones((LIGHT_CELLS, LIGHT_CELLS, 3), np.float32)
     for c, (idx, blank) in enumerate(plan.light):
         if len(idx) < 20:
-            photo[:, :, c] *= 1 / 255.0
             continue
         ratio = flat_photo[idx, c] / blank
         k = int(0.8 * (len(ratio) - 1))
-        level = max(float(np.partition(ratio, k)[k]), 1e-3)
-        # Light varies across a box (gradients, soft shadows): fit a plane
-        # to the paper level, leaving out pixels darker than paper (ink).
-        paper = ratio > LIGHT_INK_CUT * level
-        if paper.sum() >= 30:
-            design = plan.light_design[c][paper]
-            coef, *_ = np.linalg.lstsq(design, ratio[paper], rcond=None)
-            plane = coef[0] + coef[1] * plan.xs[None, :] + coef[2] * plan.ys[:, None]
-            if plane.min() > 0.35 * level and plane.max() < 2.5 * level:
-                photo[:, :, c] /= plane.astype(np.float32)
-                continue
-        photo[:, :, c] *= 1.0 / level
+        box_level = max(float(np.partition(ratio, k)[k]), 1e-3)
+        out_idx, out_blank = plan.around[c]
+        if len(out_idx) >= 20:
+            # Paper in the box far darker than the paper just around it is
+            # covered with ink (a scribble), not shaded: take the level around.
+            out_ratio = flat_photo[out_idx, c] / out_blank
+            k = int(0.8 * (len(out_ratio) - 1))
+            around_level = float(np.partition(out_ratio, k)[k])
+            if box_level < COVERED_LEVEL * around_level:
+                box_level = around_level
+        level[c] = box_level
+        rel = np.clip(ratio / box_level, 0.0, 3.99)
+        cell = plan.light_cell[c]
+        keys = np.sort(cell * 4.0 + rel)
+        counts = np.bincount(cell, minlength=n)
+        starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
+        good = counts >= 12
+        values = np.ones(n)
+        values[good] = keys[starts[good] + (counts[good] * 4) // 5] - np.nonzero(good)[0] * 4.0
+        cells[:, :, c] = np.clip(values, *LIGHT_RANGE).reshape(LIGHT_CELLS, LIGHT_CELLS)
+    return photo, level, cells
+
+
+def _box_levels(levels: np.ndarray) -> np.ndarray:
+    """Paper levels per box (n x 3); a box without light pixels takes the median."""
+    fallback = np.nanmedian(levels, axis=0)
+    fallback = np.where(np.isnan(fallback), 255.0, fallback)
+    return np.where(np.isnan(levels), fallback[None, :], levels)
+
+
+def _normalise(photo: np.ndarray, level: np.ndarray, cells: np.ndarray) -> np.ndarray:
+    """Divide a raw window by its paper level field: paper = 1 in every channel."""
+    h, w = photo.shape[:2]
+    field = cv2.resize(cells, (w, h), interpolation=cv2.INTER_LINEAR) * level[None, None, :]
+    photo /= np.maximum(field, 1e-3)
     return photo
 
 
@@ -429,10 +474,12 @@ def _pen_contrast(strength: np.ndarray, ink: np.ndarray, labels: np.ndarray,
 # --- 4. shape -----------------------------------------------------------------
 
 def _describe(box: Box, ink: np.ndarray, labels: np.ndarray, areas: np.ndarray,
-              strength: np.ndarray, weak: float, p: float,
+              strength: np.ndarray, weak: float, ref: BlankReference,
               origin: tuple[int, int]) -> InkShape:
     """The shape of the ink inside ``box`` (maps cropped at ``origin`` px)."""
+    p = ref.px_per_mm
     x0, y0, x1, y1 = _rect_px(box, p, -INTERIOR_INSET_MM)
+    open_paper = ref.open[y0:y1, x0:x1]
     x0, x1, y0, y1 = x0 - origin[0], x1 - origin[0], y0 - origin[1], y1 - origin[1]
     inside = ink[y0:y1, x0:x1]
     if not inside.any():
@@ -440,16 +487,24 @@ def _describe(box: Box, ink: np.ndarray, labels: np.ndarray, areas: np.ndarray,
     lab = labels[y0:y1, x0:x1]
     keep = inside.copy()
     edge_only = False
-    depth = _depth_map(y1 - y0, x1 - x0)
+    band = EDGE_BAND_MM * p
+    h, w = inside.shape
     for label in np.unique(lab[inside]):
         own = inside & (lab == label)
         share = own.sum() / max(1, areas[label])
-        if share < NEIGHBOUR_SHARE and depth[own].max() < EDGE_BAND_MM * p:
-            keep &= ~own  # a neighbour's stroke that only reaches in over the edge
+        if share >= NEIGHBOUR_SHARE:
+            continue
+        # A stroke of a neighbour enters over one edge: inside the box it
+        # stays in a band along that edge.
+        ys, xs = np.nonzero(own)
+        along_side = (xs.max() < band or xs.min() > w - 1 - band or
+                      ys.max() < band or ys.min() > h - 1 - band)
+        if along_side:
+            keep &= ~own
             edge_only = True
     n = int(keep.sum())
     if n == 0:
-        return InkShape(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, edge_only=True)
+        return InkShape(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, edge_only=True)
     m = cv2.moments(keep.view(np.uint8), binaryImage=True)
     cxx, cyy, cxy = m["mu20"] / n, m["mu02"] / n, m["mu11"] / n
     evals, evecs = np.linalg.eigh(np.array([[cxx, cxy], [cxy, cyy]]))
@@ -460,7 +515,9 @@ def _describe(box: Box, ink: np.ndarray, labels: np.ndarray, areas: np.ndarray,
                     major=float(np.sqrt(max(evals[1], 0) * 12)) / p,
                     minor=float(np.sqrt(max(evals[0], 0) * 12)) / p,
                     angle=float(np.degrees(np.arctan2(abs(vy), abs(vx)))),
-                    contrast=float(np.median(s)) / weak, edge_only=edge_only)
+                    contrast=float(np.median(s)) / weak,
+                    open_area=float(np.count_nonzero(keep & open_paper)) / p**2,
+                    edge_only=edge_only)
 
 
 def _spread(profile: np.ndarray) -> float:
@@ -472,29 +529,19 @@ def _spread(profile: np.ndarray) -> float:
     return float(hi - lo)
 
 
-_depth_cache: dict[tuple[int, int], np.ndarray] = {}
-
-
-def _depth_map(h: int, w: int) -> np.ndarray:
-    """Distance (px) of every pixel of an h x w area from its nearest edge."""
-    depth = _depth_cache.get((h, w))
-    if depth is None:
-        dx = np.minimum(np.arange(w), np.arange(w)[::-1])
-        dy = np.minimum(np.arange(h), np.arange(h)[::-1])
-        depth = _depth_cache[(h, w)] = np.minimum(dx[None, :], dy[:, None])
-    return depth
-
-
 #: Shape thresholds (mm, degrees). A cross spans most of a 9 mm box in both
 #: directions; a slash is long and steep; a skip line is long, thin, flat.
 CROSS_EXTENT_MM = 3.5
 CROSS_MINOR_MM = 2.0
 SLASH_LENGTH_MM = 5.0
-SLASH_ANGLE = 30.0
-SKIP_ANGLE = 15.0
-SKIP_MINOR_MM = 1.8
+SLASH_ANGLE = 24.0
+SKIP_ANGLE = 12.0
+SKIP_MINOR_MM = 2.0
+SKIP_HEIGHT_MM = 2.8
 DOT_EXTENT_MM = 1.8
 CLEAR_CONTRAST = 1.6
+#: A cross leaves at least this much ink (mm^2) on open paper.
+OPEN_INK_MM2 = 1.0
 
 
 def decide(shape: InkShape, box_id: str) -> BoxVerdict:
@@ -507,18 +554,24 @@ def decide(shape: InkShape, box_id: str) -> BoxVerdict:
     if size < DOT_EXTENT_MM:
         margin = (DOT_EXTENT_MM - size) / DOT_EXTENT_MM
         return BoxVerdict(box_id, "empty", _confidence(margin), "dot")
-    flat_thin = shape.angle <= SKIP_ANGLE and shape.minor <= SKIP_MINOR_MM
+    flat_thin = (shape.angle <= SKIP_ANGLE and shape.minor <= SKIP_MINOR_MM
+                 and shape.extent_y <= SKIP_HEIGHT_MM)
     if flat_thin:
         margin = min((SKIP_ANGLE - shape.angle) / SKIP_ANGLE,
                      (SKIP_MINOR_MM - shape.minor) / SKIP_MINOR_MM)
         return BoxVerdict(box_id, "empty", _confidence(margin), "skip line")
+    opened = (shape.open_area - OPEN_INK_MM2) / OPEN_INK_MM2
     two_d = min(shape.extent_x, shape.extent_y) - CROSS_EXTENT_MM
     if two_d >= 0 and shape.minor >= CROSS_MINOR_MM:
-        margin = min(two_d / 2.0, (shape.minor - CROSS_MINOR_MM) / 1.0, contrast)
+        if opened < 0:
+            return BoxVerdict(box_id, "uncertain", 0.3, "ink only along the print")
+        margin = min(two_d / 2.0, (shape.minor - CROSS_MINOR_MM) / 1.0, contrast, opened)
         return BoxVerdict(box_id, "crossed", _confidence(margin), "")
     if shape.major >= SLASH_LENGTH_MM and shape.angle >= SLASH_ANGLE:
+        if opened < 0:
+            return BoxVerdict(box_id, "uncertain", 0.3, "ink only along the print")
         margin = min((shape.major - SLASH_LENGTH_MM) / 2.0,
-                     (shape.angle - SLASH_ANGLE) / 15.0, contrast)
+                     (shape.angle - SLASH_ANGLE) / 15.0, contrast, opened)
         return BoxVerdict(box_id, "crossed", _confidence(margin), "slash")
     return BoxVerdict(box_id, "uncertain", 0.3, "unclear mark")
 
