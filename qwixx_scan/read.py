@@ -94,7 +94,8 @@ class InkShape:
     major axis from horizontal, 0..90 degrees; ``area``: mm^2 of ink;
     ``contrast``: median darkness over the weak ink threshold (1 = at it);
     ``open_area``: mm^2 of the ink on open paper, away from dark print
-    (where misplaced print can't pass for ink);
+    (where misplaced print can't pass for ink); ``visible``: the share of
+    the box's inside that is open paper (a printed ring hides much of it);
     ``edge_only``: the ink was all near the box edge and came mostly from
     outside (a neighbour's overshoot).
     """
@@ -108,6 +109,7 @@ class InkShape:
     contrast: float
     open_area: float = 0.0
     edge_only: bool = False
+    visible: float = 1.0
 
 
 EMPTY_SHAPE = InkShape(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
@@ -370,11 +372,22 @@ def _raw_window(padded: np.ndarray, pad: int, plan: _BoxPlan,
         keys = np.sort(cell * 4.0 + rel)
         counts = np.bincount(cell, minlength=n)
         starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
-        good = counts >= 12
-        values = np.ones(n)
+        good = counts >= 8
+        values = np.full(n, np.nan)
         values[good] = keys[starts[good] + (counts[good] * 4) // 5] - np.nonzero(good)[0] * 4.0
-        cells[:, :, c] = np.clip(values, *LIGHT_RANGE).reshape(LIGHT_CELLS, LIGHT_CELLS)
+        cells[:, :, c] = np.clip(_fill_cells(values.reshape(LIGHT_CELLS, LIGHT_CELLS)),
+                                 *LIGHT_RANGE)
     return photo, level, cells
+
+
+def _fill_cells(grid: np.ndarray) -> np.ndarray:
+    """Cells without a measurement (NaN) take their row's, else their column's
+    median, else 1 (the box's level)."""
+    out = grid.copy()
+    for r, c in zip(*np.nonzero(np.isnan(grid))):
+        row, col = grid[r][~np.isnan(grid[r])], grid[:, c][~np.isnan(grid[:, c])]
+        out[r, c] = np.median(row) if len(row) else np.median(col) if len(col) else 1.0
+    return out
 
 
 def _box_levels(levels: np.ndarray) -> np.ndarray:
@@ -482,8 +495,9 @@ def _describe(box: Box, ink: np.ndarray, labels: np.ndarray, areas: np.ndarray,
     open_paper = ref.open[y0:y1, x0:x1]
     x0, x1, y0, y1 = x0 - origin[0], x1 - origin[0], y0 - origin[1], y1 - origin[1]
     inside = ink[y0:y1, x0:x1]
+    visible = float(open_paper.mean())
     if not inside.any():
-        return EMPTY_SHAPE
+        return InkShape(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, visible=visible)
     lab = labels[y0:y1, x0:x1]
     keep = inside.copy()
     edge_only = False
@@ -504,7 +518,7 @@ def _describe(box: Box, ink: np.ndarray, labels: np.ndarray, areas: np.ndarray,
             edge_only = True
     n = int(keep.sum())
     if n == 0:
-        return InkShape(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, edge_only=True)
+        return InkShape(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, edge_only=True, visible=visible)
     m = cv2.moments(keep.view(np.uint8), binaryImage=True)
     cxx, cyy, cxy = m["mu20"] / n, m["mu02"] / n, m["mu11"] / n
     evals, evecs = np.linalg.eigh(np.array([[cxx, cxy], [cxy, cyy]]))
@@ -517,7 +531,7 @@ def _describe(box: Box, ink: np.ndarray, labels: np.ndarray, areas: np.ndarray,
                     angle=float(np.degrees(np.arctan2(abs(vy), abs(vx)))),
                     contrast=float(np.median(s)) / weak,
                     open_area=float(np.count_nonzero(keep & open_paper)) / p**2,
-                    edge_only=edge_only)
+                    edge_only=edge_only, visible=visible)
 
 
 def _spread(profile: np.ndarray) -> float:
@@ -532,10 +546,13 @@ def _spread(profile: np.ndarray) -> float:
 #: Shape thresholds (mm, degrees). A cross spans most of a 9 mm box in both
 #: directions; a slash is long and steep; a skip line is long, thin, flat.
 CROSS_EXTENT_MM = 3.5
+#: In boxes where less than HIDDEN_VISIBLE of the inside is open paper.
+HIDDEN_VISIBLE = 0.6
+HIDDEN_CROSS_EXTENT_MM = 2.8
 CROSS_MINOR_MM = 2.0
-SLASH_LENGTH_MM = 5.0
-SLASH_ANGLE = 24.0
-SKIP_ANGLE = 12.0
+SLASH_LENGTH_MM = 4.5
+SLASH_ANGLE = 18.0
+SKIP_ANGLE = 10.0
 SKIP_MINOR_MM = 2.0
 SKIP_HEIGHT_MM = 2.8
 DOT_EXTENT_MM = 1.8
@@ -556,12 +573,17 @@ def decide(shape: InkShape, box_id: str) -> BoxVerdict:
         return BoxVerdict(box_id, "empty", _confidence(margin), "dot")
     flat_thin = (shape.angle <= SKIP_ANGLE and shape.minor <= SKIP_MINOR_MM
                  and shape.extent_y <= SKIP_HEIGHT_MM)
+    if flat_thin and shape.visible < HIDDEN_VISIBLE:
+        # Print hides much of this box: a flat stroke may be the visible part of a cross.
+        return BoxVerdict(box_id, "uncertain", 0.3, "partly hidden by print")
     if flat_thin:
         margin = min((SKIP_ANGLE - shape.angle) / SKIP_ANGLE,
                      (SKIP_MINOR_MM - shape.minor) / SKIP_MINOR_MM)
         return BoxVerdict(box_id, "empty", _confidence(margin), "skip line")
     opened = (shape.open_area - OPEN_INK_MM2) / OPEN_INK_MM2
-    two_d = min(shape.extent_x, shape.extent_y) - CROSS_EXTENT_MM
+    # Where print hides much of the box, less of a cross can show.
+    needed = CROSS_EXTENT_MM if shape.visible >= HIDDEN_VISIBLE else HIDDEN_CROSS_EXTENT_MM
+    two_d = min(shape.extent_x, shape.extent_y) - needed
     if two_d >= 0 and shape.minor >= CROSS_MINOR_MM:
         if opened < 0:
             return BoxVerdict(box_id, "uncertain", 0.3, "ink only along the print")
