@@ -191,10 +191,11 @@ def regularise_offsets(offsets: np.ndarray, scores: np.ndarray, boxes: tuple[Box
     dist = np.hypot(*(centres[:, None, :] - centres[None, :, :]).transpose(2, 0, 1))
     out = offsets.copy()
     tolerance = OFFSET_AGREEMENT_MM * px_per_mm
+    good = scores > WEAK_MATCH
     for i in range(len(boxes)):
-        near = (dist[i] < NEIGHBOUR_MM) & (scores > WEAK_MATCH)
+        near = (dist[i] < NEIGHBOUR_MM) & good
         near[i] = False
-        if near.sum() < 2:
+        if near.sum() < 2 or scores[i] >= 0.97:
             continue
         median = np.median(offsets[near], axis=0)
         if np.hypot(*(offsets[i] - median)) > tolerance and scores[i] < max(
@@ -209,18 +210,23 @@ def regularise_offsets(offsets: np.ndarray, scores: np.ndarray, boxes: tuple[Box
 class _BoxPlan:
     """What the reader needs of one box, derived once per sheet and resolution.
 
-    Pixel coordinates are in the blank's frame; ``light`` holds, per
-    channel, the indices (into the window's flattened pixels, every second
-    row and column) of flat light pixels and the blank's values there: the
-    paper level is measured on them. ``tone`` does the same for all flat
-    pixels, to learn the tone curve.
+    Pixel coordinates are in the blank's frame. ``light_index``: indices
+    (into the window's flattened pixels, every second row and column) of the
+    flat, light pixels of the box's inside, where the paper level is
+    measured; ``light_blank`` the blank there, ``light_cell`` their light
+    cell. ``around``: per channel, the same for light pixels around the box.
+    ``tone_*``: flat pixels, to learn the tone curve; ``flat_index``: flat
+    pixels, to measure noise.
     """
 
     box: Box
     window: tuple[int, int, int, int]  # x0, y0, x1, y1
     darkest: np.ndarray
-    light: tuple[tuple[np.ndarray, np.ndarray], ...]
-    light_cell: tuple[np.ndarray, ...]  # per channel: light cell of each light pixel
+    light_index: np.ndarray
+    light_blank: np.ndarray  # n x 3
+    light_cell: np.ndarray  # the light cell of each light pixel
+    cell_counts: np.ndarray
+    cell_starts: np.ndarray
     around: tuple[tuple[np.ndarray, np.ndarray], ...]  # like light, outside the box
     tone_index: np.ndarray
     tone_blank: np.ndarray
@@ -250,22 +256,25 @@ def _plan(ref: BlankReference, box: Box) -> _BoxPlan:
     inside = np.zeros_like(flat)
     ix0, iy0, ix1, iy1 = _rect_px(box, ref.px_per_mm, -0.3)
     inside[iy0 - y0:iy1 - y0, ix0 - x0:ix1 - x0] = True
-    light, around = [], []
+    lightest = blank.min(axis=2)
+    light_index = np.flatnonzero(flat & sub & inside & (lightest > 0.8))
+    if len(light_index) < 40:
+        light_index = np.flatnonzero(flat & sub & (lightest > 0.55))
+    around = []
     for c in range(3):
-        idx = np.flatnonzero(flat & sub & inside & (blank[:, :, c] > 0.8))
-        if len(idx) < 40:
-            idx = np.flatnonzero(flat & sub & (blank[:, :, c] > 0.55))
-        light.append((idx, blank[:, :, c].ravel()[idx]))
         out_idx = np.flatnonzero(flat & sub & ~inside & (blank[:, :, c] > 0.55))
         around.append((out_idx, blank[:, :, c].ravel()[out_idx]))
     h, w = flat.shape
-    cells = tuple((idx // w * LIGHT_CELLS // h) * LIGHT_CELLS + idx % w * LIGHT_CELLS // w
-                  for idx, _ in light)
+    cells = (light_index // w * LIGHT_CELLS // h) * LIGHT_CELLS + light_index % w * LIGHT_CELLS // w
+    counts = np.bincount(cells, minlength=LIGHT_CELLS * LIGHT_CELLS)
     sub3 = np.zeros_like(flat)
     sub3[::3, ::3] = True
     tone_index = np.flatnonzero(flat & sub3)
     return _BoxPlan(box=box, window=(x0, y0, x1, y1), darkest=ref.darkest[y0:y1, x0:x1],
-                    light=tuple(light), light_cell=cells, around=tuple(around),
+                    light_index=light_index,
+                    light_blank=blank.reshape(-1, 3)[light_index], light_cell=cells,
+                    cell_counts=counts, cell_starts=np.concatenate([[0], np.cumsum(counts)[:-1]]),
+                    around=tuple(around),
                     tone_index=tone_index,
                     tone_blank=blank.reshape(-1, 3)[tone_index],
                     flat_index=np.flatnonzero(flat)[::3])
@@ -341,7 +350,8 @@ def _raw_window(padded: np.ndarray, pad: int, plan: _BoxPlan,
     pixels (ink, darker than paper, stays below it); per cell the same on
     the cell's pixels, so that the light may change across the box (soft
     shadows), but never more than LIGHT_RANGE allows (a cell full of ink is
-    ink, not shade). Cells with too few light pixels keep the box's level.
+    ink, not shade). Cells with too few light pixels follow their row or
+    column.
     """
     x0, y0, x1, y1 = plan.window
     dx, dy = round(float(offset[0])) + pad, round(float(offset[1])) + pad
@@ -349,35 +359,33 @@ def _raw_window(padded: np.ndarray, pad: int, plan: _BoxPlan,
     photo = photo.astype(np.float32)
     flat_photo = photo.reshape(-1, 3)
     n = LIGHT_CELLS * LIGHT_CELLS
-    level = np.full(3, np.nan, np.float32)
     cells = np.ones((LIGHT_CELLS, LIGHT_CELLS, 3), np.float32)
-    for c, (idx, blank) in enumerate(plan.light):
-        if len(idx) < 20:
-            continue
-        ratio = flat_photo[idx, c] / blank
-        k = int(0.8 * (len(ratio) - 1))
-        box_level = max(float(np.partition(ratio, k)[k]), 1e-3)
-        out_idx, out_blank = plan.around[c]
+    if len(plan.light_index) < 20:
+        return photo, np.full(3, np.nan, np.float32), cells
+    ratio = flat_photo[plan.light_index] / plan.light_blank
+    k = int(0.8 * (len(ratio) - 1))
+    level = np.maximum(np.partition(ratio, k, axis=0)[k], 1e-3)
+    for c, (out_idx, out_blank) in enumerate(plan.around):
         if len(out_idx) >= 20:
             # Paper in the box far darker than the paper just around it is
             # covered with ink (a scribble), not shaded: take the level around.
             out_ratio = flat_photo[out_idx, c] / out_blank
-            k = int(0.8 * (len(out_ratio) - 1))
-            around_level = float(np.partition(out_ratio, k)[k])
-            if box_level < COVERED_LEVEL * around_level:
-                box_level = around_level
-        level[c] = box_level
-        rel = np.clip(ratio / box_level, 0.0, 3.99)
-        cell = plan.light_cell[c]
-        keys = np.sort(cell * 4.0 + rel)
-        counts = np.bincount(cell, minlength=n)
-        starts = np.concatenate([[0], np.cumsum(counts)[:-1]])
-        good = counts >= 8
-        values = np.full(n, np.nan)
-        values[good] = keys[starts[good] + (counts[good] * 4) // 5] - np.nonzero(good)[0] * 4.0
-        cells[:, :, c] = np.clip(_fill_cells(values.reshape(LIGHT_CELLS, LIGHT_CELLS)),
-                                 *LIGHT_RANGE)
-    return photo, level, cells
+            j = int(0.8 * (len(out_ratio) - 1))
+            around_level = float(np.partition(out_ratio, j)[j])
+            if level[c] < COVERED_LEVEL * around_level:
+                level[c] = around_level
+    rel = np.clip(ratio / level, 0.0, 3.99)
+    keys = np.sort(plan.light_cell[:, None] * 4.0 + rel, axis=0)
+    counts = plan.cell_counts
+    good = counts >= 8
+    at = plan.cell_starts[good] + (counts[good] * 4) // 5
+    values = np.full((n, 3), np.nan)
+    values[good] = keys[at] - (np.nonzero(good)[0] * 4.0)[:, None]
+    values = values.reshape(LIGHT_CELLS, LIGHT_CELLS, 3)
+    if not good.all():
+        values = np.stack([_fill_cells(values[:, :, c]) for c in range(3)], axis=2)
+    cells[:] = np.clip(values, *LIGHT_RANGE)
+    return photo, level.astype(np.float32), cells
 
 
 def _fill_cells(grid: np.ndarray) -> np.ndarray:
@@ -400,9 +408,8 @@ def _box_levels(levels: np.ndarray) -> np.ndarray:
 def _normalise(photo: np.ndarray, level: np.ndarray, cells: np.ndarray) -> np.ndarray:
     """Divide a raw window by its paper level field: paper = 1 in every channel."""
     h, w = photo.shape[:2]
-    field = cv2.resize(cells, (w, h), interpolation=cv2.INTER_LINEAR) * level[None, None, :]
-    photo /= np.maximum(field, 1e-3)
-    return photo
+    gain = np.maximum(cells * level[None, None, :], 1e-3).astype(np.float32)
+    return cv2.divide(photo, cv2.resize(gain, (w, h), interpolation=cv2.INTER_LINEAR))
 
 
 def _tone_curve(plans: list[_BoxPlan], photos: list[np.ndarray]) -> np.ndarray:
