@@ -96,6 +96,8 @@ class InkShape:
     ``open_area``: mm^2 of the ink on open paper, away from dark print
     (where misplaced print can't pass for ink); ``visible``: the share of
     the box's inside that is open paper (a printed ring hides much of it);
+    ``centre_share``: the share of the ink within RING_HOLE_MM of the box's
+    centre (about 0 for a circle round the number);
     ``edge_only``: the ink was all near the box edge and came mostly from
     outside (a neighbour's overshoot).
     """
@@ -110,6 +112,7 @@ class InkShape:
     open_area: float = 0.0
     edge_only: bool = False
     visible: float = 1.0
+    centre_share: float = 0.0
 
 
 EMPTY_SHAPE = InkShape(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
@@ -123,7 +126,22 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float) -> dict
     _check_image(rectified, sheet, px_per_mm)
     ref = blank_reference(sheet, px_per_mm)
     shapes = measure_ink(rectified, sheet, ref)
-    return {box_id: decide(shape, box_id) for box_id, shape in shapes.items()}
+    verdicts = {box_id: decide(shape, box_id) for box_id, shape in shapes.items()}
+    return _doubt_hidden_circles(verdicts, shapes)
+
+
+def _doubt_hidden_circles(verdicts: dict[str, BoxVerdict],
+                          shapes: dict[str, InkShape]) -> dict[str, BoxVerdict]:
+    """A player who circles numbers leaves nothing visible on a box whose
+    printed ring hides a circle: such boxes read empty go to review."""
+    circles = sum(v.state == "crossed" and shapes[k].centre_share < 0.05
+                  and min(shapes[k].extent_x, shapes[k].extent_y) >= RING_MIN_MM
+                  for k, v in verdicts.items())
+    if circles < 2:
+        return verdicts
+    return {k: BoxVerdict(k, "uncertain", 0.3, "a circle may hide under the printed ring")
+            if v.state == "empty" and shapes[k].visible < HIDDEN_VISIBLE else v
+            for k, v in verdicts.items()}
 
 
 def _check_image(rectified: np.ndarray, sheet: Sheet, px_per_mm: float) -> None:
@@ -531,6 +549,8 @@ def _describe(box: Box, ink: np.ndarray, labels: np.ndarray, areas: np.ndarray,
     evals, evecs = np.linalg.eigh(np.array([[cxx, cxy], [cxy, cyy]]))
     vx, vy = evecs[:, 1]
     s = strength[y0:y1, x0:x1][keep]
+    ys, xs = np.nonzero(keep)
+    near_centre = np.hypot(xs - (x1 - x0) / 2, ys - (y1 - y0) / 2) < RING_HOLE_MM * p
     return InkShape(area=n / p**2, extent_x=_spread(keep.sum(axis=0)) / p,
                     extent_y=_spread(keep.sum(axis=1)) / p,
                     major=float(np.sqrt(max(evals[1], 0) * 12)) / p,
@@ -538,7 +558,8 @@ def _describe(box: Box, ink: np.ndarray, labels: np.ndarray, areas: np.ndarray,
                     angle=float(np.degrees(np.arctan2(abs(vy), abs(vx)))),
                     contrast=float(np.median(s)) / weak,
                     open_area=float(np.count_nonzero(keep & open_paper)) / p**2,
-                    edge_only=edge_only, visible=visible)
+                    edge_only=edge_only, visible=visible,
+                    centre_share=float(near_centre.mean()))
 
 
 def _spread(profile: np.ndarray) -> float:
@@ -554,7 +575,7 @@ def _spread(profile: np.ndarray) -> float:
 #: directions; a slash is long and steep; a skip line is long, thin, flat.
 CROSS_EXTENT_MM = 3.5
 #: In boxes where less than HIDDEN_VISIBLE of the inside is open paper.
-HIDDEN_VISIBLE = 0.6
+HIDDEN_VISIBLE = 0.42
 HIDDEN_CROSS_EXTENT_MM = 2.8
 CROSS_MINOR_MM = 2.0
 SLASH_LENGTH_MM = 4.5
@@ -564,6 +585,10 @@ SKIP_MINOR_MM = 2.0
 SKIP_HEIGHT_MM = 2.8
 DOT_EXTENT_MM = 1.8
 CLEAR_CONTRAST = 1.6
+#: A circle round the number: ink spanning RING_MIN_MM both ways, none of it
+#: within RING_HOLE_MM of the centre.
+RING_HOLE_MM = 1.5
+RING_MIN_MM = 5.0
 #: A cross leaves at least this much ink (mm^2) on open paper.
 OPEN_INK_MM2 = 1.0
 
