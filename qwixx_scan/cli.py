@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import sys
 import traceback
 from collections.abc import Iterator, Sequence
@@ -66,8 +67,10 @@ def scan_all(paths: Sequence[str], layout_files: Sequence[str], *, jobs: int,
         for path, stem in zip(paths, stems, strict=True):
             yield _scan_and_draw(path, known, overlay_dir, stem)
         return
-    with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker,
-                             initargs=(tuple(layout_files),)) as pool:
+    # "spawn", not fork: a forked child inherits OpenCV's thread pool in a
+    # state that can deadlock it.
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=multiprocessing.get_context("spawn"),
+                             initializer=_init_worker, initargs=(tuple(layout_files),)) as pool:
         yield from pool.map(_scan_in_worker, paths, [overlay_dir] * len(paths), stems)
 
 

@@ -87,17 +87,19 @@ class KnownSheets:
             "from with --layout FILE")
 
 
-def read_code(image: np.ndarray, fit: SheetFit,
+def read_code(gray: np.ndarray, fit: SheetFit,
               code_rect_mm: tuple[float, float, float, float],
               size_mm: tuple[float, float]) -> str | None:
     """Decode the QR code inside ``code_rect_mm`` (x0, y0, x1, y1 mm) of a
-    sheet placed in ``image`` by ``fit``; None if it cannot be read."""
+    sheet placed in the grayscale picture ``gray`` by ``fit``; None if it
+    cannot be read."""
+    if gray.ndim != 2:
+        raise ValueError(f"gray must be a 2-D (grayscale) image, not shape {gray.shape}")
     x0, y0, x1, y1 = code_rect_mm
     m = CODE_MARGIN_MM
     region = (x0 - m, y0 - m, x1 + m, y1 + m)
-    crop = rectify(image, fit, size_mm, px_per_mm=CODE_PX_PER_MM, region_mm=region)
-    gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
-    for candidate in _variants(gray):
+    crop = rectify(gray, fit, size_mm, px_per_mm=CODE_PX_PER_MM, region_mm=region)
+    for candidate in _variants(crop):
         text = _decode(candidate)
         if text:
             return text

@@ -169,7 +169,7 @@ def _scan_picture(picture: Picture, known: KnownSheets, *,
             problems.append(_too_few_markers(group, size_mm, (width, height), where))
             continue
         try:
-            sheets.append(_read_sheet(picture, group, size_mm, known, (width, height), where,
+            sheets.append(_read_sheet(picture, gray, group, size_mm, known, (width, height), where,
                                       keep_images=keep_images))
         except QwixxError as exc:
             problems.append(exc.message)
@@ -215,7 +215,7 @@ def _cut_off_message(where: str, sides: list[str]) -> str:
             "table around it")
 
 
-def _read_sheet(picture: Picture, group: MarkerGroup, size_mm: tuple[float, float],
+def _read_sheet(picture: Picture, gray: np.ndarray, group: MarkerGroup, size_mm: tuple[float, float],
                 known: KnownSheets, image_size: tuple[int, int], where: str, *,
                 keep_images: bool) -> SheetResult:
     from .read import read_marks
@@ -223,11 +223,11 @@ def _read_sheet(picture: Picture, group: MarkerGroup, size_mm: tuple[float, floa
     fit = fit_sheet(group, size_mm)
     image = picture.image
     full_scale = 1.0 / picture.scale
-    payload = _read_payload(image, fit, size_mm, known)
+    payload = _read_payload(gray, fit, size_mm, known)
     if payload is None and picture.scale != 1.0:
         image, fit = picture.full(), fit.scaled(full_scale)
         image_size = (image.shape[1], image.shape[0])
-        payload = _read_payload(image, fit, size_mm, known)
+        payload = _read_payload(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), fit, size_mm, known)
     if payload is None:
         raise PhotoError(
             f"{where}: the sheet's code (the square barcode above the bottom-right marker) "
