@@ -20,12 +20,12 @@ import numpy as np
 from qwixx_print.layout import ROWS, Sheet
 
 #: The deliberate rule breaks :func:`play_sheet` can make, with what they
-#: mean. The names are the generator's own labels, not the engine's codes.
+#: mean, named by the rules engine's rule ids.
 RULE_BREAKS: dict[str, str] = {
     "lock-needs-five": "a row's last number crossed with fewer than 5 other crosses",
-    "lock-without-last": "a lock box crossed while the row's last number is not",
-    "broken-chain": "Kettingen: one end of a chain crossed and the other not",
-    "three-locks": "three rows locked on one sheet",
+    "lock-without-last-number": "a lock box crossed while the row's last number is not",
+    "chain-incomplete": "Kettingen: one end of a chain crossed and the other not",
+    "too-many-locks": "three rows locked on one sheet",
 }
 
 
@@ -136,23 +136,23 @@ def broken_rules(sheet: Sheet, crossed: set[str] | list[str]) -> list[str]:
         locked += last_crossed
         if last_crossed and others < 5 and "lock-needs-five" not in broken:
             broken.append("lock-needs-five")
-        if f"{row}-lock" in crossed and not last_crossed and "lock-without-last" not in broken:
-            broken.append("lock-without-last")
+        if f"{row}-lock" in crossed and not last_crossed and "lock-without-last-number" not in broken:
+            broken.append("lock-without-last-number")
     if any((a in crossed) != (b in crossed) for a, b in sheet.chains):
-        broken.append("broken-chain")
+        broken.append("chain-incomplete")
     if locked > 2:
-        broken.append("three-locks")
+        broken.append("too-many-locks")
     return broken
 
 
 def _break_a_rule(sheet: Sheet, crossed: set[str], forgotten: list[str],
                   rng: np.random.Generator) -> str:
-    options = ["lock-needs-five", "lock-without-last", "three-locks"]
+    options = ["lock-needs-five", "lock-without-last-number", "too-many-locks"]
     if sheet.chains:
-        options.append("broken-chain")
+        options.append("chain-incomplete")
     rule = str(rng.choice(options))
     chain_ends = {box for pair in sheet.chains for box in pair}
-    if rule == "broken-chain":
+    if rule == "chain-incomplete":
         a, b = sheet.chains[int(rng.integers(len(sheet.chains)))]
         crossed.add(a)
         crossed.discard(b)
@@ -168,12 +168,12 @@ def _break_a_rule(sheet: Sheet, crossed: set[str], forgotten: list[str],
         crossed.update(_pick_left_to_right(keep, int(rng.integers(1, 4)), rng))
         crossed.update((ids[-1], f"{row}-lock"))
         _drop(forgotten, f"{row}-lock")
-    elif rule == "lock-without-last":
+    elif rule == "lock-without-last-number":
         row = str(rng.choice(ROWS))
         crossed.discard(sheet.last_number(row))
         crossed.add(f"{row}-lock")
         _drop(forgotten, f"{row}-lock")
-    else:  # three-locks: every row that is not locked yet gets locked legally
+    else:  # too-many-locks: every row that is not locked yet gets locked legally
         unlocked = [r for r in ROWS if sheet.last_number(r) not in crossed]
         for row in rng.permutation(unlocked)[: 3 - (4 - len(unlocked))]:
             ids = [b.id for b in sheet.row_boxes(str(row))]
