@@ -97,7 +97,9 @@ class InkShape:
     (where misplaced print can't pass for ink); ``visible``: the share of
     the box's inside that is open paper (a printed ring hides much of it);
     ``centre_share``: the share of the ink within RING_HOLE_MM of the box's
-    centre (about 0 for a circle round the number);
+    centre (about 0 for a circle round the number); ``sectors``: of 8
+    directions from the centre, in how many the ink lies (8 for a circle, 4
+    for an X);
     ``edge_only``: the ink was all near the box edge and came mostly from
     outside (a neighbour's overshoot).
     """
@@ -113,6 +115,7 @@ class InkShape:
     edge_only: bool = False
     visible: float = 1.0
     centre_share: float = 0.0
+    sectors: int = 0
 
 
 EMPTY_SHAPE = InkShape(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
@@ -135,6 +138,7 @@ def _doubt_hidden_circles(verdicts: dict[str, BoxVerdict],
     """A player who circles numbers leaves nothing visible on a box whose
     printed ring hides a circle: such boxes read empty go to review."""
     circles = sum(v.state == "crossed" and shapes[k].centre_share < 0.05
+                  and shapes[k].sectors >= 7
                   and min(shapes[k].extent_x, shapes[k].extent_y) >= RING_MIN_MM
                   for k, v in verdicts.items())
     if circles < 2:
@@ -550,7 +554,10 @@ def _describe(box: Box, ink: np.ndarray, labels: np.ndarray, areas: np.ndarray,
     vx, vy = evecs[:, 1]
     s = strength[y0:y1, x0:x1][keep]
     ys, xs = np.nonzero(keep)
-    near_centre = np.hypot(xs - (x1 - x0) / 2, ys - (y1 - y0) / 2) < RING_HOLE_MM * p
+    rx, ry = xs - (x1 - x0) / 2, ys - (y1 - y0) / 2
+    near_centre = np.hypot(rx, ry) < RING_HOLE_MM * p
+    sector = ((np.arctan2(ry, rx) + np.pi) / (2 * np.pi) * 8).astype(int) % 8
+    sectors = int((np.bincount(sector, minlength=8) >= 0.03 * len(sector)).sum())
     return InkShape(area=n / p**2, extent_x=_spread(keep.sum(axis=0)) / p,
                     extent_y=_spread(keep.sum(axis=1)) / p,
                     major=float(np.sqrt(max(evals[1], 0) * 12)) / p,
@@ -559,7 +566,7 @@ def _describe(box: Box, ink: np.ndarray, labels: np.ndarray, areas: np.ndarray,
                     contrast=float(np.median(s)) / weak,
                     open_area=float(np.count_nonzero(keep & open_paper)) / p**2,
                     edge_only=edge_only, visible=visible,
-                    centre_share=float(near_centre.mean()))
+                    centre_share=float(near_centre.mean()), sectors=sectors)
 
 
 def _spread(profile: np.ndarray) -> float:
