@@ -591,6 +591,10 @@ SKIP_ANGLE = 10.0
 SKIP_MINOR_MM = 2.0
 SKIP_HEIGHT_MM = 2.8
 DOT_EXTENT_MM = 1.8
+#: A dot is round-ish (minor axis at least DOT_ROUNDNESS of the major one);
+#: anything smaller than TINY_MM is a speck whatever its shape.
+DOT_ROUNDNESS = 0.45
+TINY_MM = 0.8
 CLEAR_CONTRAST = 1.6
 #: A circle round the number: ink spanning RING_MIN_MM both ways, none of it
 #: within RING_HOLE_MM of the centre.
@@ -608,6 +612,9 @@ def decide(shape: InkShape, box_id: str) -> BoxVerdict:
     size = max(shape.extent_x, shape.extent_y)
     contrast = float(np.clip((shape.contrast - 1.0) / (CLEAR_CONTRAST - 1.0), 0, 1))
     if size < DOT_EXTENT_MM:
+        if size > TINY_MM and shape.minor < DOT_ROUNDNESS * shape.major:
+            # A short stroke, not a dot: perhaps the visible piece of a mark.
+            return BoxVerdict(box_id, "uncertain", 0.3, "short stroke")
         margin = (DOT_EXTENT_MM - size) / DOT_EXTENT_MM
         return BoxVerdict(box_id, "empty", _confidence(margin), "dot")
     flat_thin = (shape.angle <= SKIP_ANGLE and shape.minor <= SKIP_MINOR_MM
