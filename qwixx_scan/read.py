@@ -8,18 +8,23 @@ darkness so they hold at any resolution and exposure):
    imperfect homography; an offset that disagrees with the neighbours while
    its match is weak (ink over the print) is replaced by theirs.
 2. Normalise: per box and colour channel, the paper level is measured on
-   pixels the blank says are flat and light; a per-sheet tone curve maps
-   blank colours to how this photo renders them.
+   the box's own flat light inside (80th percentile, so ink stays below
+   it), on a 3 x 3 grid so soft shadows are followed; a box far darker than
+   the paper around it is covered with ink, not shaded. A per-sheet tone
+   curve maps blank colours to how this photo renders them.
 3. Ink: a pixel is ink where the photo is darker, in some channel, than the
    darkest blank value near it (so printed numbers and slightly misplaced
    printed edges are never ink), by a threshold set from the photo's own
-   noise, with hysteresis so faint pencil stays connected.
+   noise and the sheet's own pen, with hysteresis so faint pencil stays
+   connected.
 4. Shape: the ink inside a box (its outline band left out, ink that only
    enters from a neighbour dropped) is described by its extent and its
    principal axes: two-dimensional marks (X, check, circle, scribble) and
    long non-horizontal strokes (slash) are crosses; a thin horizontal line
    (a skipped number), a dot or nothing is not; anything between is
-   uncertain and goes to review.
+   uncertain and goes to review. A cross must leave ink on open paper (away
+   from dark print); where a printed ring hides much of a box, flat strokes
+   and, on a sheet whose player circles numbers, empty reads are doubted.
 
 Coordinates: ``rectified`` pixel (x, y) is sheet mm (x / px_per_mm,
 y / px_per_mm), x right, y down, top-left trim corner at (0, 0).
@@ -117,8 +122,6 @@ class InkShape:
     centre_share: float = 0.0
     sectors: int = 0
 
-
-EMPTY_SHAPE = InkShape(0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 
 
 def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float) -> dict[str, BoxVerdict]:
