@@ -188,6 +188,7 @@ def main() -> None:
     print(f"median s per photo    {med_scan:.3f}  (cv2.imread alone {med_decode:.3f}; ratio "
           f"{med_scan / med_decode:.2f}; targets <= 0.25 s and <= 2x)")
     print(f"peak memory           {peak_mb:.0f} MB  (target <= 400 MB)")
+    examples.sort(key=lambda line: "SILENT" not in line)  # the worst failures first
     for line in examples[:args.show]:
         print("  " + line)
 
