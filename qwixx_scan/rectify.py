@@ -23,8 +23,10 @@ from .find import MarkerGroup, marker_rect_corners_mm
 RECT_PX_PER_MM = 8.0
 #: Largest tolerated RMS distance (mm, on the sheet) between the marker
 #: corners and where the fitted homography puts them. Above this the paper
-#: is too bent (or a marker misread) to trust box positions.
-MAX_FIT_ERROR_MM = 0.6
+#: is too bent (or a marker misread) to trust box positions even with the
+#: reader's local search (+-2 mm). Generated photos with curled paper stay
+#: below 0.33 mm (120 photos: median 0.08, 99th percentile 0.2).
+MAX_FIT_ERROR_MM = 0.9
 
 
 @dataclass(frozen=True)
