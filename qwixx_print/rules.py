@@ -290,14 +290,18 @@ def _score_row(sheet: Sheet, row: str, wanted: set[str],
 # ----------------------------------------------------------------- a game
 
 
-def check_game(scores: Sequence[SheetScore]) -> list[Violation]:
+def check_game(scores: Sequence[SheetScore], *,
+               names: Sequence[str] | None = None) -> list[Violation]:
     """Warnings about a whole game: ``scores`` holds every player's sheet.
 
     Rule ids (all warnings, RULES.md): ``same-letter-twice``,
     ``mixed-variants``, ``too-many-locked-colours``, ``game-not-ended``,
     ``too-many-players``. Each violation's ``sheets`` gives the 0-based
-    positions in ``scores`` of the sheets involved.
+    positions in ``scores`` of the sheets involved. ``names``: how messages
+    name each sheet (say the photo it came from); default "sheet 1", ...
     """
+    if names is not None and len(names) != len(scores):
+        raise ValueError(f"names must name each of the {len(scores)} sheets, not {len(names)}")
     found: list[Violation] = []
     everyone = tuple(range(len(scores)))
 
@@ -313,9 +317,10 @@ def check_game(scores: Sequence[SheetScore]) -> list[Violation]:
             by_letter.setdefault((s.variant, s.letter), []).append(i)
     for (variant, letter), positions in by_letter.items():
         if len(positions) > 1:
-            which = ", ".join(str(p + 1) for p in positions)
+            which = (", ".join(names[p] for p in positions) if names is not None
+                     else "sheets " + ", ".join(str(p + 1) for p in positions))
             found.append(Violation(
-                "same-letter-twice", "warning", (), f"sheets {which} are all {variant} "
+                "same-letter-twice", "warning", (), f"{which} are all {variant} "
                 f"{letter}; every player should have a different letter", tuple(positions)))
 
     colours = [row for row in ROWS if any(row in s.locked_rows for s in scores)]

@@ -18,9 +18,18 @@ import cv2
 
 from qwixx_print.errors import ExitCode, OutputError
 
+from .game import Scoreboard, scoreboard
 from .identify import KnownSheets
 from .pipeline import PhotoResult, known_layouts, scan_photo
-from .report import overlay_image, overlay_name, overlay_stems, results_json, results_table
+from .report import (
+    game_json,
+    game_table,
+    overlay_image,
+    overlay_name,
+    overlay_stems,
+    results_json,
+    results_table,
+)
 
 _WORKER_KNOWN: KnownSheets | None = None
 
@@ -85,19 +94,35 @@ def exit_code_for(results: Sequence[PhotoResult]) -> ExitCode:
     return ExitCode.ok
 
 
+def game_exit_code(results: Sequence[PhotoResult], board: Scoreboard) -> ExitCode:
+    """As :func:`exit_code_for`, but 1 is decided by the game: a player's
+    sheet that is not ok, or a game warning. A second photo of a sheet
+    (counted once) does not count; its best reading does."""
+    codes = {r.exit_code for r in results}
+    for code in (ExitCode.internal, ExitCode.bad_input):
+        if code in codes:
+            return code
+    if board.warnings or any(p.status != "ok" for p in board.players):
+        return ExitCode.rule_problem
+    return ExitCode.ok
+
+
 @click.command("scan")
 @click.argument("photos", nargs=-1, required=True, type=click.Path(dir_okay=True))
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON (INTERFACES.md).")
 @click.option("--overlay", "overlay_dir", metavar="DIR", type=click.Path(file_okay=False),
               help="Write one PNG per sheet into DIR: the flattened sheet with each box "
                    "outlined by its reading, and the score.")
+@click.option("--game", "as_game", is_flag=True,
+              help="Every sheet in the photos is one game: print a scoreboard ranked by "
+                   "total, with the game's rule warnings.")
 @click.option("--jobs", "-j", default=1, show_default=True, type=click.IntRange(1, 64),
               help="Photos scanned at once (processes).")
 @click.option("--layout", "layout_files", metavar="FILE", multiple=True,
               help="A layout YAML file the sheets may be printed from, besides the built-in "
                    "layouts (repeatable).")
-def scan_command(photos: tuple[str, ...], as_json: bool, overlay_dir: str | None, jobs: int,
-                 layout_files: tuple[str, ...]) -> None:
+def scan_command(photos: tuple[str, ...], as_json: bool, overlay_dir: str | None,
+                 as_game: bool, jobs: int, layout_files: tuple[str, ...]) -> None:
     """Read photographed score sheets and score them.
 
     PHOTO is a JPEG, PNG or HEIC photo, or a PDF from a scanner (every page
@@ -112,10 +137,22 @@ def scan_command(photos: tuple[str, ...], as_json: bool, overlay_dir: str | None
       review   a box is uncertain or a rule warning: a person should look
       invalid  a rule error: not a legal finished sheet (often a misread box)
 
+    With --game, every sheet found in all the photos is one player's sheet
+    of one game (one photo of the whole table works, or one photo per
+    player): after the sheets comes a scoreboard ranked by total, ties
+    sharing a rank, each sheet's status, and the game warnings (two players
+    on one letter, mixed variants, more than 3 locked colours, a game that
+    may not have ended, more than 5 players). A sheet photographed twice
+    (same letter, same marks, two photos) counts once, with a note. While a
+    sheet is not ok or could not be read, the ranking is provisional.
+    With --json the output is {"photos": [...], "game": {"players": [...],
+    "warnings": [...]}}.
+
     \b
     Exit codes:
-      0  every sheet read with status ok
-      1  some sheet needs review or is invalid
+      0  every sheet read with status ok (--game: and no game warning)
+      1  some sheet needs review or is invalid (--game: some player's
+         sheet, or a game warning)
       3  some photo (or a sheet in it) could not be read: not an image,
          empty or truncated, no sheet found, sheet cut off, unknown layout;
          3 wins over 1, since a photo must be taken again first
@@ -135,6 +172,13 @@ def scan_command(photos: tuple[str, ...], as_json: bool, overlay_dir: str | None
             results.extend(bar)
     else:
         results.extend(stream)
+    if as_game:
+        board = scoreboard(results)
+        if as_json:
+            click.echo(game_json(results, board))
+        else:
+            click.echo(results_table(results) + "\n" + game_table(board), nl=False)
+        click.get_current_context().exit(int(game_exit_code(results, board)))
     if as_json:
         click.echo(results_json(results))
     else:

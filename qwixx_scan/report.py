@@ -16,6 +16,7 @@ import numpy as np
 
 from qwixx_print.layout import ROWS
 
+from .game import Scoreboard
 from .pipeline import PhotoResult, SheetResult
 from .rectify import RECT_PX_PER_MM
 
@@ -30,6 +31,60 @@ STATUS_COLOURS = {"ok": (40, 160, 0), "review": (0, 140, 255), "invalid": (0, 0,
 def results_json(results: Sequence[PhotoResult]) -> str:
     """The INTERFACES.md scan JSON: an array, one object per photo, in order."""
     return json.dumps([r.to_json() for r in results], indent=2)
+
+
+def game_json(results: Sequence[PhotoResult], board: Scoreboard) -> str:
+    """``qwixx scan --game --json``: the per-photo array and the game."""
+    return json.dumps({"photos": [r.to_json() for r in results], "game": board.to_json()},
+                      indent=2)
+
+
+def game_table(board: Scoreboard) -> str:
+    """The scoreboard: players ranked by total (ties share a rank, shown
+    "2="), each sheet's status, then what makes the ranking provisional,
+    the game warnings and the notes."""
+    players = board.players
+    variants = sorted({p.reading.score.variant for p in players})
+    count = f"{len(players)} player{'s' * (len(players) != 1)}"
+    out = [f"GAME: {count}" + (f" ({', '.join(variants)})" if variants else "")]
+    if not players:
+        out.append("  no sheet was read")
+    labels = [p.label for p in players]
+    photos = [p.reading.source if p.reading.alone or labels.count(p.label) > 1
+              or p.letter is None else "" for p in players]
+    photo_width = max((len(x) for x in photos), default=0)
+    if players:
+        head = f"  {'rank':>5}  {'player':<8}"
+        if photo_width:
+            head += f"  {'photo':<{photo_width}}"
+        out.append(head + f"  {'total':>5}  status")
+    for player, photo in zip(players, photos, strict=True):
+        rank = f"{player.rank}{'=' if player.tied else ''}"
+        line = f"  {rank:>5}  {player.label:<8}"
+        if photo_width:
+            line += f"  {photo:<{photo_width}}"
+        out.append(line + f"  {player.total:>5}  {player.status}")
+    if any(p.tied for p in players):
+        out.append("  (2= : a tie, the same rank)")
+    if board.provisional:
+        out.append("ranking PROVISIONAL: " + _why_provisional(board))
+    if board.warnings:
+        out.append("game warnings:")
+        out += [f"  {w.rule}: {w.message}" for w in board.warnings]
+    if board.notes:
+        out.append("notes:")
+        out += [f"  {note}" for note in board.notes]
+    return "\n".join(out) + "\n"
+
+
+def _why_provisional(board: Scoreboard) -> str:
+    reasons = [f"{p.label} ({p.reading.source}) is {p.status}" for p in board.players
+               if p.status != "ok"]
+    if board.unread:
+        n = len(board.unread)
+        reasons.append(f"{n} photo{'s' * (n > 1)} or sheet{'s' * (n > 1)} could not be read")
+    return ("; ".join(reasons) + ". Check those sheets (details above), photograph them again "
+            "or correct a reading with `qwixx score`.")
 
 
 def sheet_name(sheet: SheetResult) -> str:
