@@ -10,7 +10,7 @@ Looks: each row is a band of its colour running from trim edge to trim edge
 (extended into the bleed when there is one), holding light boxes with big
 bold numbers in the row's ink colour; the lock box shows a padlock. Treden
 step boxes get a dark frame on their edge and are joined into a staircase;
-Kettingen chain boxes get a dark ring and a drawn link to their partner.
+Kettingen chain boxes get a ring in their row colour and a drawn link to their partner.
 Box interiors stay light so pen ink stands out for the scanner.
 """
 
@@ -276,7 +276,7 @@ class _SheetArt:
             self.c.setLineCap(1)
 
     def chain_links(self) -> None:
-        """Kettingen: a dark ring inside each chain box and a chain link between the pair."""
+        """Kettingen: a ring in the row colour inside each chain box, a link between the pair."""
         for a_id, b_id in self.sheet.chains:
             a, b = self.sheet.box(a_id).rect, self.sheet.box(b_id).rect
             ra = chain_ring_radius(a)
@@ -285,9 +285,12 @@ class _SheetArt:
             dist = math.hypot(bx - ax, by - ay)
             if dist > ra + rb:
                 self.chain_link((ax, ay), (bx, by), ra, rb)
-            self.stroke(MARK_DARK, CHAIN_RING_MM)
-            self.c.circle(ax, ay, ra, stroke=1, fill=0)
-            self.c.circle(bx, by, rb, stroke=1, fill=0)
+            # Each ring in its own row's colour, not black: a pen circle drawn
+            # over the ring must stay visible to the scanner.
+            for box_id, (cx, cy), radius in ((a_id, (ax, ay), ra), (b_id, (bx, by), rb)):
+                row = self.sheet.row(self.sheet.box(box_id).row or "")
+                self.stroke(row.colour, CHAIN_RING_MM)
+                self.c.circle(cx, cy, radius, stroke=1, fill=0)
 
     def chain_link(self, a: tuple[float, float], b: tuple[float, float], ra: float,
                    rb: float) -> None:

@@ -310,22 +310,26 @@ def test_chain_boxes_ringed_and_linked_where_the_layout_says(letter: str) -> Non
     sheet = load_layout("kettingen").sheet(letter)
     s = 10.0
     img = raster(sheet_pdf(sheet), px_per_mm=s)
+    rgb = np.asarray(pdfium.PdfDocument(sheet_pdf(sheet))[0].render(scale=s / PT_PER_MM)
+                     .to_pil().convert("RGB"), dtype=np.float64) / 255.0
     chained = {b for pair in sheet.chains for b in pair}
 
-    def ring_level(rect: Rect) -> float:
-        cx, cy = rect.centre
-        r = chain_ring_radius(rect)
+    def ring_distance(box) -> float:
+        """How far the ring positions' colour is from the row colour (RGB, 0..1)."""
+        cx, cy = box.rect.centre
+        r = chain_ring_radius(box.rect)
         angles = np.deg2rad([200, 235, 305, 340])  # upper half, clear of the link
-        return float(np.mean([img[int((cy - r * np.sin(t)) * s), int((cx + r * np.cos(t)) * s)]
-                              for t in angles]))
+        seen = np.mean([rgb[int((cy - r * np.sin(t)) * s), int((cx + r * np.cos(t)) * s)]
+                        for t in angles], axis=0)
+        return float(np.abs(seen - np.array(sheet.row(box.row).colour)).max())
 
     for box in sheet.boxes:
         if box.kind != "number":
             continue
-        if box.id in chained:
-            assert ring_level(box.rect) < 0.35, f"chain box {box.id} on {letter} has no ring"
+        if box.id in chained:  # a ring in the row's colour
+            assert ring_distance(box) < 0.12, f"chain box {box.id} on {letter} has no ring"
         else:
-            assert ring_level(box.rect) > 0.35, f"{box.id} on {letter} looks like a chain box"
+            assert ring_distance(box) > 0.3, f"{box.id} on {letter} looks like a chain box"
     for a, b in sheet.chains:
         ra, rb = sheet.box(a).rect, sheet.box(b).rect
         upper, lower = (ra, rb) if ra.y < rb.y else (rb, ra)
