@@ -48,6 +48,7 @@ def cli(ctx: click.Context, verbose: bool) -> None:
       2  wrong command-line usage
       3  bad input: unknown layout or letter, unreadable file or photo
       4  an output file cannot be written
+     10  internal error (a bug; run with -v and report the traceback)
     """
     ctx.ensure_object(dict)
     ctx.obj["verbose"] = verbose
