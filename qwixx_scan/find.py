@@ -33,6 +33,9 @@ DETECT_LONG_SIDE_PX = 1280
 #: far side of a sheet look much smaller than one marker near the camera
 #: predicts; a neighbouring sheet's marker is still about a whole sheet off.
 GROUP_TOLERANCE = 0.6
+#: A marker found smaller than this (px a side at the reduced size) says
+#: that smaller ones may have gone unseen there: look at the full size too.
+SMALL_MARKER_PX = 16
 
 CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
 
@@ -118,7 +121,12 @@ def detect_markers(gray: np.ndarray) -> list[MarkerHit]:
         raise ValueError(f"gray must be a 2-D uint8 image, not {gray.dtype} {gray.shape}")
     divisor = -(-max(gray.shape) // DETECT_LONG_SIDE_PX)
     hits = _detect_at(gray, divisor, _FAST_WINDOWS)
-    if len(hits) < 3:
+    if divisor > 1 and hits and (_some_marker_missing(hits)
+                                 or min(h.side_px for h in hits) / divisor < SMALL_MARKER_PX):
+        # Several small sheets (a table photo): markers of the smallest ones
+        # may be too small to decode at the reduced size; look at the full size.
+        hits = _merge_hits(hits, _detect_at(gray, 1, _FAST_WINDOWS))
+    if len(hits) < 3 or _some_marker_missing(hits):
         hits = _merge_hits(hits, _detect_at(gray, divisor, _THOROUGH_WINDOWS))
     if len(hits) < 3 and divisor > 1:
         # Markers too small or blurred at the reduced size?
@@ -128,6 +136,12 @@ def detect_markers(gray: np.ndarray) -> list[MarkerHit]:
         clahe = cv2.createCLAHE(clipLimit=3.0, tileGridSize=(8, 8))
         hits = _merge_hits(hits, _detect_at(clahe.apply(gray), divisor, _THOROUGH_WINDOWS))
     return [_refine(gray, h) for h in hits]
+
+
+def _some_marker_missing(hits: list[MarkerHit]) -> bool:
+    """Not every id found equally often: some sheet lacks a marker."""
+    counts = [sum(h.marker_id == k for h in hits) for k in MARKER_IDS]
+    return min(counts) != max(counts)
 
 
 def _detect_at(gray: np.ndarray, divisor: int,
