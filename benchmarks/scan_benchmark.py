@@ -1,7 +1,7 @@
 """Accuracy, speed and memory of ``qwixx scan`` on generated photos.
 
     python benchmarks/scan_benchmark.py [--count 300] [--seed 4] [--cache DIR]
-                                        [--gen-jobs N] [--size mixed]
+                                        [--gen-jobs N] [--size mixed] [--table]
 
 Generates (once; cached in --cache) photos with ``python -m photogen`` (fixed
 seed, a quarter of them hard, 8-12 megapixels), scans them one by one in a
@@ -20,6 +20,12 @@ child process on one core (cv2.setNumThreads(1)), and prints:
 Targets (issue 4): <= 1 wrong box in 10,000; >= 99.5 % sheets exact; 0
 silent errors; <= 5 % of correct sheets to review; median <= 0.25 s per
 12 MP photo and <= 2x decode; peak <= 400 MB.
+
+``--table`` (issue 5): photos of a whole table, 2-5 sheets each, 12 MP by
+default. Adds: sheets found, photos with every sheet found, median seconds
+per photo holding 4 sheets, and the game (``qwixx scan --game``): games
+whose scoreboard (letters, totals, ranks) and warnings equal those of the
+true sheets.
 """
 
 from __future__ import annotations
@@ -37,11 +43,14 @@ REPO = Path(__file__).resolve().parent.parent
 DEFAULT_CACHE = REPO / "benchmarks" / ".cache" / "scan-photos"
 
 
-def ensure_photos(folder: Path, count: int, seed: int, size: str, jobs: int) -> list[Path]:
+def ensure_photos(folder: Path, count: int, seed: int, size: str, jobs: int, *,
+                  table: bool = False) -> list[Path]:
     """The first ``count`` photos of run ``seed`` in ``folder``, generated if missing."""
     folder.mkdir(parents=True, exist_ok=True)
     stamp = folder / "run.json"
     wanted = {"seed": seed, "size": size, "hard_share": 0.25}
+    if table:
+        wanted["table"] = True
     if stamp.exists() and json.loads(stamp.read_text()) != wanted:
         raise SystemExit(f"{folder} holds photos of another run ({stamp.read_text().strip()}); "
                          "give another --cache folder")
@@ -55,7 +64,8 @@ def ensure_photos(folder: Path, count: int, seed: int, size: str, jobs: int) -> 
         subprocess.run([sys.executable, "-m", "photogen", "--out", str(folder),
                         "--count", str(count - start), "--start", str(start),
                         "--seed", str(seed), "--hard-share", "0.25", "--size", size,
-                        "--jobs", str(jobs)], cwd=REPO, check=True)
+                        "--jobs", str(jobs), *(["--table"] if table else [])],
+                       cwd=REPO, check=True)
     return photos
 
 
@@ -134,21 +144,68 @@ def _nearest_same_sheet(want: dict, candidates: list[dict]) -> dict | None:
     photo (a table photo may show several classic sheets); removed from
     ``candidates`` so that no read sheet counts twice."""
     same = [s for s in candidates if (s["layout"], s["letter"]) == (want["layout"], want["letter"])]
-    if not same:
-        return None
     if "corners_px" in want:
         cx, cy = _centre(want["corners_px"])
+        # a read sheet is this one only if it lies where this one lies (within
+        # a fifth of the sheet's width), not merely the nearest of its kind
+        reach = 0.2 * ((want["corners_px"][1][0] - want["corners_px"][0][0]) ** 2
+                       + (want["corners_px"][1][1] - want["corners_px"][0][1]) ** 2) ** 0.5
+        same = [s for s in same if ((_centre(s["corners_px"])[0] - cx) ** 2
+                                    + (_centre(s["corners_px"])[1] - cy) ** 2) ** 0.5 <= reach]
         same.sort(key=lambda s: (_centre(s["corners_px"])[0] - cx) ** 2
                   + (_centre(s["corners_px"])[1] - cy) ** 2)
+    if not same:
+        return None
     candidates.remove(same[0])
     return same[0]
+
+
+def game_board(sheets: list[dict], file: str):
+    """The ``qwixx scan --game`` scoreboard of sheet objects (scan-JSON shape)."""
+    from qwixx_print.layout import load_layout
+    from qwixx_print.rules import score_sheet
+    from qwixx_scan.game import ScannedSheet, rank_game
+
+    readings = []
+    for i, s in enumerate(sheets):
+        score = score_sheet(load_layout(s["layout"]).sheet(s["letter"]), s["marked"])
+        uncertain = frozenset(s.get("uncertain", ()))
+        readings.append(ScannedSheet(file=file, sheet=i, score=score,
+                                     status=score.status(uncertain), uncertain=uncertain,
+                                     alone=len(sheets) == 1))
+    return rank_game(readings)
+
+
+def compare_game(truth: dict, result: dict, tally: Counter, examples: list[str]) -> None:
+    """Table photos: sheets found, and whether the game comes out as the truth's."""
+    want, got = truth["sheets"], result["sheets"]
+    tally["table_photos"] += 1
+    tally["table_sheets_found"] += min(len(got), len(want))
+    if len(got) >= len(want):
+        tally["photos_all_found"] += 1
+
+    def board_key(board):
+        return (sorted((p.layout, p.letter or "", p.total, p.rank) for p in board.players),
+                sorted(w.rule for w in board.warnings))
+
+    true_board, read_board = game_board(want, "t"), game_board(got, "r")
+    if board_key(true_board) == board_key(read_board):
+        tally["games_right"] += 1
+        if not read_board.provisional and not result.get("problems"):
+            tally["games_right_final"] += 1
+    elif not read_board.provisional and not result.get("error") and not result.get("problems"):
+        tally["games_wrong_final"] += 1  # a wrong scoreboard not marked provisional
+        examples.append(f"{truth['file']}: game read wrong and not provisional   <-- SILENT")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--count", type=int, default=300)
     parser.add_argument("--seed", type=int, default=4)
-    parser.add_argument("--size", default="mixed", help="photogen --size (mixed = 8-12 MP)")
+    parser.add_argument("--size", default=None,
+                        help="photogen --size (default: mixed = 8-12 MP; 12mp with --table)")
+    parser.add_argument("--table", action="store_true",
+                        help="photos of a whole table, 2-5 sheets each (issue 5)")
     parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
     parser.add_argument("--gen-jobs", type=int, default=2)
     parser.add_argument("--show", type=int, default=15, help="misread sheets to list")
@@ -157,18 +214,23 @@ def main() -> None:
     if args.child is not None:
         child_main(args.child)
         return
-    photos = ensure_photos(args.cache / f"seed{args.seed}-{args.size}", args.count, args.seed,
-                           args.size, args.gen_jobs)
+    size = args.size or ("12mp" if args.table else "mixed")
+    folder = args.cache / f"seed{args.seed}-{size}{'-table' if args.table else ''}"
+    photos = ensure_photos(folder, args.count, args.seed, size, args.gen_jobs, table=args.table)
     proc = subprocess.run([sys.executable, __file__, "--child", *map(str, photos)], cwd=REPO,
                           capture_output=True, text=True, check=True)
     lines = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]
     peak_mb = lines.pop()["peak_mb"]
     tally: Counter = Counter()
     examples: list[str] = []
-    decode, scan = [], []
+    decode, scan, scan_four = [], [], []
     for line in lines:
         truth = json.loads(Path(line["path"]).with_suffix(".json").read_text())
         compare(truth, line["result"], tally, examples)
+        if args.table:
+            compare_game(truth, line["result"], tally, examples)
+            if len(truth["sheets"]) == 4:
+                scan_four.append(line["scan_s"])
         decode.append(line["decode_s"])
         scan.append(line["scan_s"])
     sheets, boxes = tally["sheets"], max(1, tally["boxes"])
@@ -188,6 +250,17 @@ def main() -> None:
     print(f"median s per photo    {med_scan:.3f}  (cv2.imread alone {med_decode:.3f}; ratio "
           f"{med_scan / med_decode:.2f}; targets <= 0.25 s and <= 2x)")
     print(f"peak memory           {peak_mb:.0f} MB  (target <= 400 MB)")
+    if args.table:
+        photos_n = tally["table_photos"]
+        print(f"sheets found          {tally['table_sheets_found']}/{sheets}; photos with every "
+              f"sheet found {tally['photos_all_found']}/{photos_n}")
+        if scan_four:
+            print(f"median s, 4 sheets    {statistics.median(scan_four):.3f}  "
+                  f"({len(scan_four)} photos of 4 sheets)")
+        print(f"games right           {tally['games_right']}/{photos_n} (scoreboard and warnings "
+              f"as the truth's; {tally['games_right_final']} of them not provisional)")
+        print(f"games silently wrong  {tally['games_wrong_final']}  (wrong and not provisional; "
+              "target 0)")
     examples.sort(key=lambda line: "SILENT" not in line)  # the worst failures first
     for line in examples[:args.show]:
         print("  " + line)
