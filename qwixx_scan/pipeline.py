@@ -273,7 +273,8 @@ def _trim_corners_px(fit: SheetFit, sheet: Sheet, on_working_image: bool,
 def _read_payload(image: np.ndarray, fit: SheetFit, size_mm: tuple[float, float],
                   known: KnownSheets) -> str | None:
     for rect in known.code_rects_mm(size_mm) or [_default_code_rect(size_mm)]:
-        text = read_code(image, fit, rect, size_mm)
+        text = read_code(image, fit, rect, size_mm,
+                         known_payloads=known.payloads_with_code_at(size_mm, rect))
         if text:
             return text
     return None

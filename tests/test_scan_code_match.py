@@ -1,0 +1,73 @@
+"""The known-code fallback of qwixx_scan.identify: a QR code too blurred or
+small for the decoder is compared module by module with the known sheets'
+codes; a code that is not one of them is never taken for one."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from qwixx_print.layout import load_layout
+from qwixx_print.sheet_art import QR_BORDER_MODULES
+from qwixx_scan.identify import CODE_PX_PER_MM, KnownSheets, code_modules, match_known_code
+from qwixx_scan.pipeline import known_layouts
+
+KNOWN = KnownSheets.from_layouts(known_layouts())
+TREDEN_B = load_layout("treden").sheet("B")
+CODE_PX = round(TREDEN_B.furniture.code.w * CODE_PX_PER_MM)
+
+
+def code_crop(payload: str, *, flip_share: float = 0.0, blur: float = 2.0, seed: int = 0,
+              offset: tuple[int, int] = (40, 52)) -> np.ndarray:
+    """A grey photo-like crop: the code of ``payload`` (a share of its modules
+    flipped, as a smudge or a misread would), blurred, noisy, low contrast,
+    off centre in a margin of paper."""
+    rng = np.random.default_rng(seed)
+    modules = code_modules(payload).copy()
+    flips = rng.random(modules.shape) < flip_share
+    modules[flips] = ~modules[flips]
+    cells = np.pad(~modules, QR_BORDER_MODULES, constant_values=True)
+    code = cv2.resize(cells.astype(np.float32), (CODE_PX, CODE_PX), interpolation=cv2.INTER_NEAREST)
+    crop = np.ones((CODE_PX + 96, CODE_PX + 96), np.float32)
+    x, y = offset
+    crop[y:y + CODE_PX, x:x + CODE_PX] = code
+    crop = cv2.GaussianBlur(crop, (0, 0), blur)
+    crop = 70 + 60 * crop + rng.normal(0, 4, crop.shape)  # a dark photo: grey 70 ink, 130 paper
+    return np.clip(crop, 0, 255).astype(np.uint8)
+
+
+def candidates() -> list[str]:
+    code = TREDEN_B.furniture.code
+    rect = (code.x, code.y, code.x + code.w, code.y + code.h)
+    return KNOWN.payloads_with_code_at(TREDEN_B.size_mm, rect)
+
+
+def test_every_known_sheet_is_a_candidate():
+    assert len(candidates()) == 11 and TREDEN_B.code_payload in candidates()
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_blurred_code_with_a_few_wrong_modules_is_recognised(seed):
+    crop = code_crop(TREDEN_B.code_payload, flip_share=0.02, seed=seed)
+    assert cv2.QRCodeDetector().detectAndDecode(crop)[0] in ("", TREDEN_B.code_payload)
+    assert match_known_code(crop, candidates(), code_px=CODE_PX) == TREDEN_B.code_payload
+
+
+def test_a_code_that_is_not_known_is_never_taken_for_a_known_one():
+    # the same layout and letter, another geometry fingerprint: another version
+    other_version = TREDEN_B.code_payload[:-8] + "0BADF00D"
+    assert other_version not in candidates()
+    for seed in range(5):
+        crop = code_crop(other_version, seed=seed)
+        assert match_known_code(crop, candidates(), code_px=CODE_PX) is None
+
+
+def test_a_code_too_damaged_is_refused_rather_than_guessed():
+    crop = code_crop(TREDEN_B.code_payload, flip_share=0.12, seed=4)
+    assert match_known_code(crop, candidates(), code_px=CODE_PX) is None
+
+
+def test_blank_paper_is_no_code():
+    paper = np.full((CODE_PX + 96, CODE_PX + 96), 180, np.uint8)
+    assert match_known_code(paper, candidates(), code_px=CODE_PX) is None
