@@ -177,7 +177,9 @@ def scan_command(photos: tuple[str, ...], as_json: bool, overlay_dir: str | None
         if as_json:
             click.echo(game_json(results, board))
         else:
-            click.echo(results_table(results) + "\n" + game_table(board), nl=False)
+            places = {(r.file, r.sheet): r.where for p in board.players
+                      for r in (p.reading, *p.duplicates) if r.where}
+            click.echo(results_table(results, places=places) + "\n" + game_table(board), nl=False)
         click.get_current_context().exit(int(game_exit_code(results, board)))
     if as_json:
         click.echo(results_json(results))

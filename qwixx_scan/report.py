@@ -93,18 +93,23 @@ def sheet_name(sheet: SheetResult) -> str:
     return f"{sheet.sheet.layout}{letter}{page}"
 
 
-def results_table(results: Sequence[PhotoResult]) -> str:
-    """The readable report: per photo its sheets (rows, points, status) or its error."""
-    blocks = [photo_table(r) for r in results]
+def results_table(results: Sequence[PhotoResult], *,
+                  places: dict[tuple[str, int], str] | None = None) -> str:
+    """The readable report: per photo its sheets (rows, points, status) or its error.
+
+    ``places``: (file, sheet index) -> where that sheet lies in its photo
+    ("top left"), shown after its name so the scoreboard can point at it."""
+    blocks = [photo_table(r, places=places or {}) for r in results]
     return "\n\n".join(blocks) + "\n"
 
 
-def photo_table(result: PhotoResult) -> str:
+def photo_table(result: PhotoResult, *, places: dict[tuple[str, int], str] | None = None) -> str:
     lines = []
     if result.error:
         return f"{result.file}: UNREADABLE\n  {result.error}"
-    for sheet in result.sheets:
-        lines.append(sheet_table(result.file, sheet))
+    for index, sheet in enumerate(result.sheets):
+        place = (places or {}).get((result.file, index))
+        lines.append(sheet_table(result.file + (f" ({place})" if place else ""), sheet))
     for problem in result.problems:
         lines.append(f"{result.file}: a sheet was NOT read\n  {problem}")
     return "\n\n".join(lines)
