@@ -25,8 +25,7 @@ Decisions, in one place:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -141,7 +140,7 @@ class Scoreboard:
     players: tuple[Player, ...]
     warnings: tuple[Violation, ...]
     notes: tuple[str, ...] = ()
-    unread: tuple[str, ...] = field(default=())
+    unread: tuple[str, ...] = ()
 
     @property
     def provisional(self) -> bool:
@@ -248,8 +247,3 @@ def places_in_picture(corners: Sequence[Sequence[Sequence[float]]]) -> list[str]
             for n, i in enumerate(same, start=1):
                 words[i] = f"{text} {n}"
     return words
-
-
-def picture_name(file: str) -> str:
-    """A photo's file name without its folder, for narrow tables."""
-    return Path(file).name
