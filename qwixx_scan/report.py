@@ -50,8 +50,11 @@ def game_table(board: Scoreboard) -> str:
     if not players:
         out.append("  no sheet was read")
     labels = [p.label for p in players]
-    photos = [p.reading.source if p.reading.alone or labels.count(p.label) > 1
-              or p.letter is None else "" for p in players]
+    # The photo column appears where it helps tell players apart or find a
+    # player's own photo; when it appears, every player gets theirs.
+    helps = any(p.reading.alone or labels.count(p.label) > 1 or p.letter is None
+                for p in players)
+    photos = [p.reading.source if helps else "" for p in players]
     photo_width = max((len(x) for x in photos), default=0)
     if players:
         head = f"  {'rank':>5}  {'player':<8}"
