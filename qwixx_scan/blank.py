@@ -4,7 +4,7 @@ The reader compares every box of a photo with the same box of the blank
 sheet, so the printed number, the outline and the row colour are never taken
 for pen ink. The blank is the sheet's own PDF (``qwixx_print.render``)
 rasterized with pypdfium2 at the reader's resolution. Images here are
-float32 BGR in 0..1, pixel (x, y) = sheet mm (x / px_per_mm, y / px_per_mm),
+BGR uint8 (kept compact: every sheet of every layout stays cached), pixel (x, y) = sheet mm (x / px_per_mm, y / px_per_mm),
 x right, y down, top-left trim corner at (0, 0).
 """
 
@@ -27,29 +27,23 @@ EDGE_TOLERANCE_MM = 0.45
 #: blank varies less than this much (0..1) within ``FLAT_RADIUS_MM``.
 FLAT_SPREAD = 0.06
 FLAT_RADIUS_MM = 0.6
-#: "Open" paper lies at least OPEN_MM from any dark print (darker than
-#: DARK_PRINT in every channel): ink there cannot be print residue.
-OPEN_MM = 0.8
-DARK_PRINT = 0.45
 
 
 @dataclass(frozen=True)
 class BlankReference:
     """The blank sheet at one resolution, with what the reader derives from it.
 
-    ``image``: BGR float32 0..1. ``darkest``: BGR uint8, per channel the
+    ``image``: BGR uint8. ``darkest``: BGR uint8, per channel the
     darkest blank value within ``EDGE_TOLERANCE_MM`` (what ink must be
     darker than).
-    ``flat``: bool mask of pixels far from any printed edge. ``open``: bool
-    mask of pixels far from dark print. ``gray_half``: float32 grey image at
-    half resolution, for locating boxes.
+    ``flat``: bool mask of pixels far from any printed edge. ``gray_half``:
+    float32 grey image at half resolution, for locating boxes.
     """
 
     px_per_mm: float
     image: np.ndarray
     darkest: np.ndarray
     flat: np.ndarray
-    open: np.ndarray
     gray_half: np.ndarray
 
 
@@ -93,18 +87,15 @@ def blank_reference(sheet: Sheet, px_per_mm: float) -> BlankReference:
 
 def build_reference(blank_bgr: np.ndarray, px_per_mm: float) -> BlankReference:
     """Derive the reader's reference data from a blank sheet image (BGR uint8)."""
-    image = blank_bgr.astype(np.float32) / 255.0
     r = max(1, round(EDGE_TOLERANCE_MM * px_per_mm))
     darkest = cv2.erode(blank_bgr, cv2.getStructuringElement(cv2.MORPH_ELLIPSE,
                                                               (2 * r + 1, 2 * r + 1)))
     f = max(1, round(FLAT_RADIUS_MM * px_per_mm))
     kernel = np.ones((2 * f + 1, 2 * f + 1), np.uint8)
-    spread = cv2.dilate(image, kernel) - cv2.erode(image, kernel)
-    flat = spread.max(axis=2) < FLAT_SPREAD
-    light = (image.max(axis=2) >= DARK_PRINT).astype(np.uint8)
-    open_paper = cv2.distanceTransform(light, cv2.DIST_L2, 3) > OPEN_MM * px_per_mm
+    spread = cv2.subtract(cv2.dilate(blank_bgr, kernel), cv2.erode(blank_bgr, kernel))
+    flat = spread.max(axis=2) < FLAT_SPREAD * 255
     gray = cv2.cvtColor(blank_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
     gray_half = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2),
                            interpolation=cv2.INTER_AREA)
-    return BlankReference(px_per_mm=float(px_per_mm), image=image, darkest=darkest,
-                          flat=flat, open=open_paper, gray_half=gray_half)
+    return BlankReference(px_per_mm=float(px_per_mm), image=blank_bgr, darkest=darkest,
+                          flat=flat, gray_half=gray_half)
