@@ -353,19 +353,28 @@ def _raw_window(padded: np.ndarray, pad: int, plan: _BoxPlan,
     values[good] = keys[at] - (np.nonzero(good)[0] * 4.0)[:, None]
     values = values.reshape(LIGHT_CELLS, LIGHT_CELLS, 3)
     if not good.all():
-        values = np.stack([_fill_cells(values[:, :, c]) for c in range(3)], axis=2)
+        values = _fill_cells(values)
     cells[:] = np.clip(values, *LIGHT_RANGE)
     return photo, level.astype(np.float32), cells
 
 
 def _fill_cells(grid: np.ndarray) -> np.ndarray:
-    """Cells without a measurement (NaN) take their row's, else their column's
-    median, else 1 (the box's level)."""
-    out = grid.copy()
-    for r, c in zip(*np.nonzero(np.isnan(grid))):
-        row, col = grid[r][~np.isnan(grid[r])], grid[:, c][~np.isnan(grid[:, c])]
-        out[r, c] = np.median(row) if len(row) else np.median(col) if len(col) else 1.0
-    return out
+    """Cells without a measurement (NaN) of a rows x columns x channels grid
+    take their row's, else their column's median, else 1 (the box's level)."""
+    row = _nan_median(grid, axis=1)[:, None, :]
+    col = _nan_median(grid, axis=0)[None, :, :]
+    fill = np.where(np.isnan(row), np.where(np.isnan(col), 1.0, col), row)
+    return np.where(np.isnan(grid), fill, grid)
+
+
+def _nan_median(a: np.ndarray, axis: int) -> np.ndarray:
+    """Median of the non-NaN values along ``axis`` (NaN where there are none);
+    np.nanmedian is slow on such tiny arrays."""
+    ordered = np.sort(a, axis=axis)  # NaN sorts last
+    k = np.count_nonzero(~np.isnan(a), axis=axis, keepdims=True)
+    lo = np.take_along_axis(ordered, np.maximum(k - 1, 0) // 2, axis=axis)
+    hi = np.take_along_axis(ordered, np.minimum(k // 2, a.shape[axis] - 1), axis=axis)
+    return np.where(k > 0, (lo + hi) / 2, np.nan).squeeze(axis)
 
 
 def _box_levels(levels: np.ndarray) -> np.ndarray:
