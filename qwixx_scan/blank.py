@@ -4,8 +4,9 @@ The reader compares every box of a photo with the same box of the blank
 sheet, so the printed number, the outline and the row colour are never taken
 for pen ink. The blank is the sheet's own PDF (``qwixx_print.render``)
 rasterized with pypdfium2 at the reader's resolution. Images here are
-BGR uint8 (kept compact: every sheet of every layout stays cached), pixel (x, y) = sheet mm (x / px_per_mm, y / px_per_mm),
-x right, y down, top-left trim corner at (0, 0).
+BGR uint8 (compact: every sheet of every layout stays cached), pixel
+(x, y) = sheet mm (x / px_per_mm, y / px_per_mm), x right, y down, top-left
+trim corner at (0, 0).
 """
 
 from __future__ import annotations

@@ -234,7 +234,7 @@ def train(folder: Path, epochs: int, threads: int) -> None:
             loss.backward()
             opt.step()
             sched.step()
-            total += float(loss) * len(idx)
+            total += loss.item() * len(idx)
         print(f"epoch {epoch + 1}: loss {total / len(order):.4f} ({time.time() - t0:.0f} s)",
               file=sys.stderr)
         evaluate(net, data, held)
@@ -301,9 +301,10 @@ def _calibration_rows(seed: int) -> list[tuple[int, float, float, int]]:
         return inputs, ink
 
     read.box_inputs = spy
+    import tempfile
+
     from photogen.scene import generate_photo
     from qwixx_scan.pipeline import known_layouts, scan_photo
-    import tempfile
 
     rng = np.random.default_rng(seed)
     profile = str(rng.choice(["easy", "normal", "hard"], p=[0.1, 0.6, 0.3]))
