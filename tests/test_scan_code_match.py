@@ -68,6 +68,33 @@ def test_a_code_too_damaged_is_refused_rather_than_guessed():
     assert match_known_code(crop, candidates(), code_px=CODE_PX) is None
 
 
+def thumb_over(crop: np.ndarray, share: float) -> np.ndarray:
+    """A smooth skin-grey blob over the lower ``share`` of the code, as a thumb
+    holding the sheet's bottom-right corner."""
+    out = crop.copy()
+    top = 52 + round(CODE_PX * (1 - share))
+    cv2.ellipse(out, (40 + CODE_PX // 2, top + CODE_PX), (CODE_PX, CODE_PX), 0, 0, 360, 105, -1)
+    return cv2.GaussianBlur(out, (0, 0), 1.0)
+
+
+@pytest.mark.parametrize("share", [0.3, 0.5])
+def test_a_code_partly_under_a_thumb_is_recognised(share):
+    crop = thumb_over(code_crop(TREDEN_B.code_payload, seed=7), share)
+    assert match_known_code(crop, candidates(), code_px=CODE_PX) == TREDEN_B.code_payload
+
+
+def test_an_unknown_code_partly_under_a_thumb_is_refused():
+    other_version = TREDEN_B.code_payload[:-8] + "0BADF00D"
+    for seed in range(5):
+        crop = thumb_over(code_crop(other_version, seed=seed), 0.5)
+        assert match_known_code(crop, candidates(), code_px=CODE_PX) is None
+
+
+def test_a_code_mostly_hidden_is_refused():
+    crop = thumb_over(code_crop(TREDEN_B.code_payload, seed=8), 0.8)
+    assert match_known_code(crop, candidates(), code_px=CODE_PX) is None
+
+
 def test_blank_paper_is_no_code():
     paper = np.full((CODE_PX + 96, CODE_PX + 96), 180, np.uint8)
     assert match_known_code(paper, candidates(), code_px=CODE_PX) is None
