@@ -10,10 +10,8 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
-import pypdfium2 as pdfium
-
 from qwixx_print.layout import Sheet
-from qwixx_print.render import sheet_pdf
+from qwixx_scan.blank import render_blank
 
 SHEET_PPM = 12.0  # px per mm of the flat sheet image the photos are made from
 
@@ -24,14 +22,8 @@ _FLAT: dict[tuple[str, float], np.ndarray] = {}
 def _flat(sheet: Sheet, ppm: float) -> np.ndarray:
     key = (sheet.code_payload, ppm)
     if key not in _FLAT:
-        _FLAT[key] = _render(sheet, ppm)
+        _FLAT[key] = render_blank(sheet, ppm)
     return _FLAT[key]
-
-
-def _render(sheet: Sheet, ppm: float) -> np.ndarray:
-    page = pdfium.PdfDocument(sheet_pdf(sheet))[0]
-    bitmap = page.render(scale=ppm * 25.4 / 72).to_numpy()
-    return np.ascontiguousarray(bitmap[:, :, :3])
 
 
 def flat_sheet(sheet: Sheet, crosses: tuple[str, ...] = (), ppm: float = SHEET_PPM) -> np.ndarray:
