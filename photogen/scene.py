@@ -1,10 +1,11 @@
 """Realistic phone photos of finished Qwixx sheets, from a seed.
 
 A photo is built like a real one: the printed sheet (``sheet_pdf``
-rasterized) gets the player's pen marks, lies on a table (wood, laminate or
-cloth), gently curved, possibly with a thumb on one corner, and is seen by
-a phone camera: perspective from a tilt of up to ~40 degrees, any rotation,
-uneven light with shadows, lens blur, sensor noise, sharpening and JPEG.
+rasterized, in the colours some printer makes of it) gets the player's pen
+marks, lies on a table (wood, laminate or cloth), gently curved, possibly
+with a thumb on one corner, and is seen by a phone camera: perspective
+from a tilt of up to ~40 degrees, any rotation, uneven light with shadows,
+lens blur, sensor noise, sharpening and JPEG.
 Table scenes put 2-5 sheets side by side with pens and dice on them.
 
 Coordinates: sheet mm (origin top-left trim corner, y down), table-plane mm
@@ -27,6 +28,7 @@ from qwixx_print.layout import Rect, Sheet, load_layout
 from qwixx_print.rules import score_sheet
 
 from .play import SheetTruth, play_sheet
+from .printer import Printer, print_sheet, random_printer
 from .raster import blank_sheet, raster_level
 from .strokes import MarkReport, MarkStyle, draw_sheet_marks_detailed, random_style
 
@@ -157,12 +159,14 @@ class _Curl:
 def generate_photo(seed: int, *, profile: str = "normal", size: str = "12mp", table: bool = False,
                    sheets: int | None = None, layout: str | None = None,
                    illegal_share: float = 0.03, style_mix: float = 0.1,
-                   keep_image: bool = False) -> Photo:
+                   printer: Printer | None = None, keep_image: bool = False) -> Photo:
     """One photo from ``seed``: a single sheet, or with ``table`` 2-5 sheets
     (``sheets`` forces the count). ``profile``: easy, normal or hard
     (:data:`PROFILES`). ``size``: a key of :data:`SIZES`. ``layout`` forces a
     layout name; else one is drawn from :data:`LAYOUT_WEIGHTS`.
-    ``illegal_share``: chance per sheet of breaking a rule on purpose."""
+    ``illegal_share``: chance per sheet of breaking a rule on purpose.
+    ``printer`` forces how the sheets were printed (else one is drawn:
+    :mod:`photogen.printer`)."""
     if profile not in PROFILES:
         raise ValueError(f"profile must be one of {', '.join(PROFILES)}, not {profile!r}")
     if size not in SIZES:
@@ -190,7 +194,9 @@ def generate_photo(seed: int, *, profile: str = "normal", size: str = "12mp", ta
     cam = _camera(placed, width, height, prof, rng, table=table)
     if not table and rng.random() < prof.thumb_chance:
         _place_thumb(placed[0], rng)
-    image, meta = _render(placed, objects, cam, width, height, prof, rng)
+    # the printer has its own stream: the same seed gives the same scene with any printer
+    printer = printer or random_printer(np.random.default_rng([seed, 2]))
+    image, meta = _render(placed, objects, cam, width, height, prof, rng, printer)
     jpeg_quality = int(rng.integers(prof.jpeg_quality[0], prof.jpeg_quality[1] + 1))
     # phones store a portrait photo as landscape pixels plus an EXIF orientation tag
     orientation = 1
@@ -203,7 +209,8 @@ def generate_photo(seed: int, *, profile: str = "normal", size: str = "12mp", ta
         "photo": {"seed": seed, "size": [width, height], "difficulty": prof.name,
                   "table": table, "jpeg_quality": jpeg_quality, "exif_orientation": orientation,
                   "tilt_deg": cam["tilt_deg"],
-                  "objects": [o["kind"] for o in objects], **meta},
+                  "objects": [o["kind"] for o in objects], "printer": printer.to_json(),
+                  **meta},
     }
     return Photo(jpeg=jpeg, truth=truth, image=image if keep_image else None)
 
@@ -448,8 +455,8 @@ def _camera(placed: list[_PlacedSheet], width: int, height: int, prof: Profile,
 
 
 def _render(placed: list[_PlacedSheet], objects: list[dict[str, Any]], cam: dict[str, Any],
-            width: int, height: int, prof: Profile,
-            rng: np.random.Generator) -> tuple[np.ndarray, dict[str, Any]]:
+            width: int, height: int, prof: Profile, rng: np.random.Generator,
+            printer: Printer) -> tuple[np.ndarray, dict[str, Any]]:
     hom = cam["H"]
     gw, gh = -(-width // _GRID), -(-height // _GRID)
     gx, gy = np.meshgrid(np.arange(gw) * _GRID + (_GRID - 1) / 2,
@@ -466,7 +473,8 @@ def _render(placed: list[_PlacedSheet], objects: list[dict[str, Any]], cam: dict
         outline_px = _apply(to_photo, _rect_pts(Rect(0, 0, *p.sheet.size_mm)))
         ppm_needed = _max_scale(to_photo, p.sheet)
         level = raster_level(ppm_needed)
-        flat = cv2.multiply(blank_sheet(p.sheet, level), tuple(paper) + (0.0,))
+        printed = print_sheet(blank_sheet(p.sheet, level), printer)
+        flat = cv2.multiply(printed, tuple(paper) + (0.0,))
         flat, p.report = draw_sheet_marks_detailed(flat, p.sheet, level, p.truth, p.style, rng)
         _warp_sheet_into(image, flat, level, to_photo, p.curl, gx, gy, outline_px, ppm_needed)
         # the sheet lies on top of earlier shadows and casts its own on what is beneath

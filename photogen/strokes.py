@@ -12,7 +12,7 @@ pen, one way of crossing), made by :func:`random_style`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -50,6 +50,8 @@ PENS: dict[str, Pen] = {
 #: How often each pen is used.
 PEN_WEIGHTS = {"blue-ballpoint": 0.38, "black-ballpoint": 0.27, "felt-pen": 0.13,
                "pencil": 0.12, "red-pen": 0.10}
+#: Each pen's ink colour is scaled per channel by a factor in this range.
+INK_JITTER = (0.75, 1.3)
 #: Felt pens come in other dark colours too.
 _FELT_COLOURS = ((38, 32, 30), (38, 32, 30), (120, 40, 20), (90, 30, 110))
 
@@ -99,7 +101,7 @@ def random_style(rng: np.random.Generator, *, style_mix: float = 0.1, hard: bool
         second = str(rng.choice([k for k in MARK_KINDS if k != kind and k != "scribble"]))
         share = float(rng.uniform(0.05, 0.3))
     size_lo, size_hi = (0.45, 1.25) if hard else (0.6, 1.08)
-    return MarkStyle(
+    style = MarkStyle(
         kind=kind, pen=pen_obj, ink_bgr=tuple(int(c) for c in ink),
         width_mm=float(rng.uniform(*pen_obj.width_mm)),
         opacity=float(rng.uniform(*pen_obj.opacity)) * (0.8 if hard and rng.random() < 0.4 else 1),
@@ -111,6 +113,10 @@ def random_style(rng: np.random.Generator, *, style_mix: float = 0.1, hard: bool
         second_kind=second, second_share=share,
         skip_line_len=float(rng.uniform(0.45, 0.95)),
     )
+    # No two pens of a kind have quite the same ink: navy to bright blue,
+    # brownish to bluish black (drawn last, so the other choices of a seed stay).
+    ink = np.clip(np.array(ink, float) * rng.uniform(*INK_JITTER, 3), 0, 255)
+    return replace(style, ink_bgr=tuple(int(c) for c in ink))
 
 
 @dataclass

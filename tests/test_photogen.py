@@ -128,3 +128,31 @@ def test_exif_orientation_turns_the_stored_pixels_back_upright(orientation: int)
     assert np.abs(shown.astype(int) - upright).mean() < 3
     assert stored.shape[:2] == (upright.shape[:2] if orientation == 3 else upright.shape[1::-1])
     assert np.abs(stored.astype(int) - cv2.resize(upright, stored.shape[1::-1])).mean() > 20
+
+
+def test_printers_render_the_designed_colours_their_own_way() -> None:
+    from photogen.printer import EXACT, Printer, print_sheet, random_printer
+
+    blank = blank_sheet(load_layout("treden").sheet("A"), 4)
+    assert print_sheet(blank, EXACT) is blank
+    grey = print_sheet(blank, Printer("grey", grey=True))
+    assert np.array_equal(grey[:, :, 0], grey[:, :, 1]) and np.array_equal(grey[:, :, 1], grey[:, :, 2])
+    faded = print_sheet(blank, Printer("faded", strength=(0.5, 0.5, 0.5)))
+    # paler everywhere ink is, paper stays paper
+    assert (faded.astype(int) >= blank.astype(int) - 1).all()
+    assert faded.mean() > blank.mean() + 5
+    assert (faded[blank == 255] == 255).all()
+    kinds = {random_printer(np.random.default_rng(s)).kind for s in range(60)}
+    assert kinds == {"exact", "inkjet", "faded", "grey", "cast"}
+
+
+def test_the_printer_is_drawn_apart_from_the_scene_and_recorded() -> None:
+    from photogen.printer import Printer
+
+    drawn = generate_photo(5, size="small")
+    forced = generate_photo(5, size="small", printer=Printer("grey", grey=True))
+    assert drawn.truth["photo"]["printer"]["kind"] in {"exact", "inkjet", "faded", "grey", "cast"}
+    assert forced.truth["photo"]["printer"]["grey"] is True
+    # same sheets, marks and camera: only the print differs
+    assert drawn.truth["sheets"] == forced.truth["sheets"]
+    assert drawn.jpeg != forced.jpeg

@@ -11,7 +11,9 @@ boxes separates a player's mark from skip lines, dots, overshoot and print
 better (measured with benchmarks/scan_benchmark.py; see the commit).
 
 Data (fixed seeds, all >= 100000 so that they never meet the benchmarks'):
-- flat: photogen plays a sheet and draws its marks on the blank at 16 px/mm;
+- flat: photogen plays a sheet, prints the blank at 16 px/mm the way some
+  printer would (photogen.printer: paler, greyer, shifted colours) and draws
+  its marks on it;
   the flat image is spoiled the way photographing and rectifying does
   (benchmarks/reader_benchmark.py's ``degrade``, with wider ranges: photo
   resolution 4..20 px/mm, misregistration up to 1.5 mm, sharp and soft
@@ -103,6 +105,7 @@ _blanks: dict = {}
 def flat_sheet(seed: int) -> tuple[np.ndarray, np.ndarray]:
     """Inputs and labels of every box of one flat, degraded sheet."""
     from photogen.play import play_sheet
+    from photogen.printer import print_sheet, random_printer
     from photogen.strokes import draw_sheet_marks_detailed, random_style
     from qwixx_print.layout import load_layout
     from qwixx_scan.blank import blank_reference, render_blank
@@ -117,7 +120,8 @@ def flat_sheet(seed: int) -> tuple[np.ndarray, np.ndarray]:
     truth = play_sheet(sheet, rng, illegal_share=0.1)
     d, hard = _wide_degradation(rng)
     style = random_style(rng, hard=hard or rng.random() < 0.3, style_mix=0.25)
-    flat, _ = draw_sheet_marks_detailed(_blanks[(layout, letter)], sheet, 16.0, truth, style, rng)
+    printed = print_sheet(_blanks[(layout, letter)], random_printer(rng))
+    flat, _ = draw_sheet_marks_detailed(printed, sheet, 16.0, truth, style, rng)
     rectified = degrade(flat, 16.0, d, rng)
     inputs, _ = box_inputs(rectified, sheet, blank_reference(sheet, READ_PX_PER_MM))
     labels = np.array([b.id in set(truth.marked) for b in sheet.boxes], np.uint8)
