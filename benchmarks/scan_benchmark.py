@@ -40,20 +40,30 @@ from collections import Counter
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))  # photogen lives at the repo root, not installed
 DEFAULT_CACHE = REPO / "benchmarks" / ".cache" / "scan-photos"
 
 
 def ensure_photos(folder: Path, count: int, seed: int, size: str, jobs: int, *,
                   table: bool = False) -> list[Path]:
     """The first ``count`` photos of run ``seed`` in ``folder``, generated if missing."""
+    from photogen import GENERATOR_VERSION
+
     folder.mkdir(parents=True, exist_ok=True)
     stamp = folder / "run.json"
-    wanted = {"seed": seed, "size": size, "hard_share": 0.25}
+    wanted = {"seed": seed, "size": size, "hard_share": 0.25, "photogen": GENERATOR_VERSION}
     if table:
         wanted["table"] = True
-    if stamp.exists() and json.loads(stamp.read_text()) != wanted:
-        raise SystemExit(f"{folder} holds photos of another run ({stamp.read_text().strip()}); "
-                         "give another --cache folder")
+    if stamp.exists():
+        held = json.loads(stamp.read_text())
+        if held.get("photogen") != GENERATOR_VERSION and \
+                {**held, "photogen": GENERATOR_VERSION} == wanted:
+            print(f"{folder}: photos of an older photogen, generating them anew", file=sys.stderr)
+            for old in [*folder.glob("*.jpg"), *folder.glob("*.json")]:
+                old.unlink()
+        elif held != wanted:
+            raise SystemExit(f"{folder} holds photos of another run ({stamp.read_text().strip()}); "
+                             "give another --cache folder")
     stamp.write_text(json.dumps(wanted))
     photos = [folder / f"{k:04d}.jpg" for k in range(count)]
     missing = [k for k, p in enumerate(photos)

@@ -26,3 +26,7 @@ installed). Modules, each usable on its own:
 
 Command line: ``python -m photogen --out DIR --count N --seed S``.
 """
+
+#: Bumped whenever the same seed starts giving other photos, so that caches
+#: of generated photos (benchmarks/.cache) know they are stale.
+GENERATOR_VERSION = 2
