@@ -2,10 +2,13 @@
 
     python benchmarks/scan_benchmark.py [--count 300] [--seed 4] [--cache DIR]
                                         [--gen-jobs N] [--size mixed] [--table]
+                                        [--photos DIR]
 
 Generates (once; cached in --cache) photos with ``python -m photogen`` (fixed
 seed, a quarter of them hard, 8-12 megapixels), scans them one by one in a
-child process on one core (cv2.setNumThreads(1)), and prints:
+child process on one core (cv2.setNumThreads(1)), and prints (``--photos
+DIR`` scans a folder of photos with truth files as they are, e.g. a set
+made elsewhere):
 
 - box error rate: boxes read crossed that are not, or not crossed that are
   (uncertain boxes are not errors: they go to review; counted apart);
@@ -56,12 +59,12 @@ def ensure_photos(folder: Path, count: int, seed: int, size: str, jobs: int, *,
         wanted["table"] = True
     if stamp.exists():
         held = json.loads(stamp.read_text())
-        if held.get("photogen") != GENERATOR_VERSION and \
-                {**held, "photogen": GENERATOR_VERSION} == wanted:
-            print(f"{folder}: photos of an older photogen, generating them anew", file=sys.stderr)
-            for old in [*folder.glob("*.jpg"), *folder.glob("*.json")]:
-                old.unlink()
-        elif held != wanted:
+        if held.get("photogen") != GENERATOR_VERSION:
+            raise SystemExit(f"{folder} holds photos of an older photogen (version "
+                             f"{held.get('photogen', 1)}, now {GENERATOR_VERSION}); delete the "
+                             "folder to generate them anew, or scan them as they are with "
+                             f"--photos {folder}")
+        if held != wanted:
             raise SystemExit(f"{folder} holds photos of another run ({stamp.read_text().strip()}); "
                              "give another --cache folder")
     stamp.write_text(json.dumps(wanted))
@@ -217,6 +220,9 @@ def main() -> None:
     parser.add_argument("--table", action="store_true",
                         help="photos of a whole table, 2-5 sheets each (issue 5)")
     parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
+    parser.add_argument("--photos", type=Path, default=None,
+                        help="scan the photos already in this folder (NNNN.jpg with truth "
+                             "NNNN.json) instead of generating them; none are deleted or made")
     parser.add_argument("--gen-jobs", type=int, default=2)
     parser.add_argument("--show", type=int, default=15, help="misread sheets to list")
     parser.add_argument("--child", nargs="*", help=argparse.SUPPRESS)
@@ -225,8 +231,15 @@ def main() -> None:
         child_main(args.child)
         return
     size = args.size or ("12mp" if args.table else "mixed")
-    folder = args.cache / f"seed{args.seed}-{size}{'-table' if args.table else ''}"
-    photos = ensure_photos(folder, args.count, args.seed, size, args.gen_jobs, table=args.table)
+    if args.photos:
+        photos = sorted(p for p in args.photos.glob("*.jpg")
+                        if p.with_suffix(".json").exists())[:args.count]
+        if not photos:
+            raise SystemExit(f"{args.photos} holds no photo with a truth file next to it")
+    else:
+        folder = args.cache / f"seed{args.seed}-{size}{'-table' if args.table else ''}"
+        photos = ensure_photos(folder, args.count, args.seed, size, args.gen_jobs,
+                               table=args.table)
     proc = subprocess.run([sys.executable, __file__, "--child", *map(str, photos)], cwd=REPO,
                           capture_output=True, text=True, check=True)
     lines = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]

@@ -425,7 +425,7 @@ def _slash_shape(rng: np.random.Generator) -> list[list[tuple[float, float]]]:
 
 
 def _scribble_shape(rng: np.random.Generator) -> list[list[tuple[float, float]]]:
-    passes = int(rng.integers(7, 14))
+    passes = int(rng.integers(7, 22))  # from loose zigzags to a box filled edge to edge
     ys = np.linspace(-0.8, 0.8, passes)
     pts = []
     for i, y in enumerate(ys):

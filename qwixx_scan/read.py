@@ -9,7 +9,8 @@ How:
 2. Normalise: per box and colour channel, the paper level is measured on
    the box's own flat light inside (80th percentile, so ink stays below
    it), on a 3 x 3 grid so soft shadows are followed; a box far darker than
-   the paper around it is covered with ink, not shaded.
+   the paper around it, or than its neighbour boxes' paper (or tinted where
+   light is not), is covered with ink, not shaded, and takes their level.
 3. Decide: a small convolutional network (``box_model``, trained on
    generated photos by training/train_box_classifier.py) looks at each
    box's normalised window next to the same window of the blank sheet and
@@ -55,6 +56,14 @@ LIGHT_CELLS = 3
 LIGHT_RANGE = (0.7, 1.25)
 #: A box's paper level below this share of the paper's around it: ink covers it.
 COVERED_LEVEL = 0.85
+#: Compared with the lighter of its neighbours' levels (this percentile of
+#: the boxes within LEVEL_NEIGHBOUR_MM), a box whose level is below
+#: COVERED_DARK in some channel, or whose darkest channel is below
+#: COVERED_TINT of its lightest, is covered with ink (see _covered_boxes).
+LEVEL_NEIGHBOUR_MM = 25.0
+LEVEL_NEIGHBOUR_PCT = 75
+COVERED_DARK = 0.35
+COVERED_TINT = 0.5
 #: Ink for the physical check: darker than the darkest blank value nearby by
 #: INK_DARKNESS (fraction of paper), inside the box less INTERIOR_INSET_MM.
 INK_DARKNESS = 0.15
@@ -289,9 +298,12 @@ def box_inputs(rectified: np.ndarray, sheet: Sheet,
     plans = _box_plans(ref, sheet)
     raw = [_raw_window(padded, pad, plan, off) for plan, off in zip(plans, offsets)]
     levels = _box_levels(np.array([level for _, level, _ in raw]))
+    levels, covered = _covered_boxes(levels, _neighbours(ref, sheet))
     inputs = np.empty((len(plans), INPUT_CHANNELS, INPUT_PX, INPUT_PX), np.float32)
     ink_mm2 = np.empty(len(plans), np.float32)
     for k, (plan, (photo, _, cells), level) in enumerate(zip(plans, raw, levels)):
+        if covered[k]:
+            cells = np.ones_like(cells)  # measured on ink, not on paper
         photo = _normalise(photo, level, cells)
         darkest = plan.darkest.astype(np.float32) * np.float32(1 / 255)
         b, g, r = cv2.split(cv2.subtract(darkest, photo))
@@ -382,6 +394,45 @@ def _box_levels(levels: np.ndarray) -> np.ndarray:
     fallback = np.nanmedian(levels, axis=0)
     fallback = np.where(np.isnan(fallback), 255.0, fallback)
     return np.where(np.isnan(levels), fallback[None, :], levels)
+
+
+_neighbour_cache: dict[tuple[int, str], list[np.ndarray]] = {}
+
+
+def _neighbours(ref: BlankReference, sheet: Sheet) -> list[np.ndarray]:
+    """Per box, the indices of the other boxes within LEVEL_NEIGHBOUR_MM."""
+    key = (id(ref), sheet.fingerprint)
+    if key not in _neighbour_cache:
+        centres = np.array([b.rect.centre for b in sheet.boxes], np.float32)
+        dist = np.hypot(*(centres[:, None, :] - centres[None, :, :]).transpose(2, 0, 1))
+        np.fill_diagonal(dist, np.inf)
+        _neighbour_cache[key] = [np.flatnonzero(d < LEVEL_NEIGHBOUR_MM) for d in dist]
+    return _neighbour_cache[key]
+
+
+def _covered_boxes(levels: np.ndarray,
+                   neighbours: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Boxes whose own paper level was measured on ink, and better levels for them.
+
+    A box's paper level comes from the lightest part of its inside; a box
+    filled edge to edge has none, and dividing by the ink's own level would
+    make the fill vanish. Light changes smoothly from box to box, so a level
+    far below the lighter neighbours' (LEVEL_NEIGHBOUR_PCT percentile) is
+    ink: much darker in every channel alike than any shadow, or tinted (one
+    channel relatively darker than the others), which light is not. Such a
+    box takes its neighbours' level. Returns (levels, covered mask).
+    """
+    out = levels.copy()
+    covered = np.zeros(len(levels), bool)
+    for i, near in enumerate(neighbours):
+        if len(near) < 3:
+            continue
+        expected = np.percentile(levels[near], LEVEL_NEIGHBOUR_PCT, axis=0)
+        ratio = levels[i] / np.maximum(expected, 1e-3)
+        if ratio.min() < COVERED_DARK or ratio.min() < COVERED_TINT * ratio.max():
+            out[i] = expected
+            covered[i] = True
+    return out, covered
 
 
 def _normalise(photo: np.ndarray, level: np.ndarray, cells: np.ndarray) -> np.ndarray:

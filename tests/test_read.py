@@ -141,6 +141,31 @@ def test_a_cross_overshooting_into_its_neighbour_marks_only_its_own_box(classic)
     assert verdicts["green-6"].state == "empty"
 
 
+@pytest.mark.parametrize("ink", [(40, 38, 190), (30, 30, 30), (200, 60, 20), (0, 120, 240)],
+                         ids=["red", "black", "blue", "orange"])
+def test_a_box_hatched_edge_to_edge_is_a_cross(ink):
+    # Filled solid, a box has no paper left to measure its light on: its ink
+    # must not be taken for paper (it would vanish), whatever its colour.
+    sheet = load_layout("treden").sheet("B")
+    filled = ["yellow-7", "yellow-8", "red-4", "blue-10", "green-9"]
+    image = blank(sheet)
+    for box_id in filled:
+        r = sheet.box(box_id).rect
+        y = r.y + 1.0
+        while y < r.y + r.h - 1.0:
+            cv2.line(image, (round((r.x + 1.0) * PX * 16), round(y * PX * 16)),
+                     (round((r.x + r.w - 1.0) * PX * 16), round((y + 0.8) * PX * 16)), ink, 5,
+                     cv2.LINE_AA, 4)
+            y += 0.9
+    verdicts = read_marks(as_photo(image), sheet, px_per_mm=PX)
+    if ink == (0, 120, 240):  # an orange pen is not among the pens the network learned
+        assert all(verdicts[i].state != "empty" for i in filled), states(verdicts, filled)
+    else:
+        assert states(verdicts, filled) == {i: "crossed" for i in filled}
+    others = [b.id for b in sheet.boxes if b.id not in filled]
+    assert all(verdicts[i].state != "crossed" for i in others)
+
+
 def test_rejects_an_image_that_is_not_the_rectified_sheet(classic):
     with pytest.raises(ValueError, match="rectified"):
         read_marks(np.zeros((100, 100, 3), np.uint8), classic, px_per_mm=PX)
