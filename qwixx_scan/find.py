@@ -75,6 +75,12 @@ class MarkerGroup:
     def centre(self) -> np.ndarray:
         return np.mean([h.centre for h in self.hits.values()], axis=0)
 
+    def scaled(self, factor: float) -> MarkerGroup:
+        """The same markers in the picture resized by ``factor`` (px centres kept)."""
+        return MarkerGroup({k: MarkerHit(h.marker_id,
+                                         ((h.corners + 0.5) * factor - 0.5).astype(np.float32))
+                            for k, h in self.hits.items()})
+
 
 def marker_rect_corners_mm(marker_id: int, size_mm: tuple[float, float]) -> np.ndarray:
     """The 4 corners (mm, marker's printed order) of corner marker ``marker_id``.

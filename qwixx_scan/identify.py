@@ -20,7 +20,8 @@ from qwixx_print.errors import PhotoError
 from qwixx_print.layout import Layout, Sheet
 from qwixx_print.sheet_art import QR_BORDER_MODULES
 
-from .rectify import SheetFit, rectify
+from .find import MarkerGroup
+from .rectify import SheetFit, affine_fit, rectify, refit_sheet
 
 #: Resolution (px per mm) at which the code area is warped for decoding:
 #: about 6 px per QR module, plenty for OpenCV's decoder.
@@ -47,6 +48,20 @@ MIN_MODULE_MISMATCH_OTHERS = 0.10
 #: 4 % on a third of the modules while the right one also does, so the
 #: margin to the runner-up (MIN_MODULE_MISMATCH_OTHERS) still guards.
 MIN_MODULES_IN_SIGHT = 0.33
+#: When the code cannot be read where the markers put it, its three finder
+#: patterns are looked for this far (mm) around that place. With a corner
+#: marker hidden (under the thumb holding the sheet) the sheet is fitted to
+#: three markers, and the fit can be off by several mm at the hidden corner:
+#: on generated photos of curled, tilted sheets up to about 10 mm.
+CODE_SEARCH_MM = 12.0
+#: A finder pattern is taken where the picture matches its look at least this
+#: well (normalised correlation, 1 = perfectly).
+MIN_FINDER_SCORE = 0.55
+#: The three finders must sit as on an upright code of the expected size:
+#: each offset between them within this share of the expected distance. A
+#: code seen turned or much larger or smaller (a neighbouring sheet's, the
+#: sheet's own after a far worse fit) is not taken.
+FINDER_LAYOUT_TOLERANCE = 0.2
 
 
 class UnknownSheetError(PhotoError):
@@ -138,6 +153,172 @@ def read_code(gray: np.ndarray, fit: SheetFit,
     if payloads:
         return match_known_code(crop, payloads, code_px=round((x1 - x0) * CODE_PX_PER_MM))
     return None
+
+
+def search_code(gray: np.ndarray, fit: SheetFit,
+                code_rect_mm: tuple[float, float, float, float],
+                size_mm: tuple[float, float], *,
+                known_payloads: Iterable[str]) -> tuple[str, np.ndarray] | None:
+    """The code of a known sheet, looked for around where ``fit`` puts it
+    (for when :func:`read_code` found nothing there): its text and its three
+    finder centres in picture px (:func:`find_code_finders`), or None.
+
+    The code is read in the frame its own finder patterns give, so a fit off
+    by several mm at the code (a hidden marker, curled paper) does not matter.
+    """
+    payloads = list(known_payloads)
+    n_modules = code_module_count(payloads)
+    if n_modules is None:
+        return None
+    finders_px = find_code_finders(gray, fit, code_rect_mm, size_mm, n_modules)
+    if finders_px is None:
+        return None
+    code_fit = affine_fit(finder_centres_mm(code_rect_mm, n_modules), finders_px)
+    text = read_code(gray, code_fit, code_rect_mm, size_mm, known_payloads=payloads)
+    return (text, finders_px) if text else None
+
+
+def pin_fit_at_code(gray: np.ndarray, fit: SheetFit, group: MarkerGroup,
+                    code_rect_mm: tuple[float, float, float, float],
+                    size_mm: tuple[float, float], payloads: Iterable[str], *,
+                    finders_px: np.ndarray | None = None) -> SheetFit | None:
+    """``fit`` (to three markers) fitted again with the code's finder patterns
+    (``finders_px``, or found here near where ``fit`` puts them): a fit that
+    also holds at the corner of the hidden marker. None when the finders are
+    not found or the points do not fit a sheet."""
+    n_modules = code_module_count(payloads)
+    if n_modules is None:
+        return None
+    if finders_px is None:
+        finders_px = find_code_finders(gray, fit, code_rect_mm, size_mm, n_modules)
+        if finders_px is None:
+            return None
+    try:
+        return refit_sheet(group, size_mm, finder_centres_mm(code_rect_mm, n_modules), finders_px)
+    except ValueError:
+        return None
+
+
+def code_module_count(payloads: Iterable[str]) -> int | None:
+    """The number of modules a side shared by the codes of ``payloads``
+    (None when they differ or there are none)."""
+    sizes = {code_modules(p).shape[0] for p in payloads}
+    return sizes.pop() if len(sizes) == 1 else None
+
+
+def finder_centres_mm(code_rect_mm: tuple[float, float, float, float],
+                      n_modules: int) -> np.ndarray:
+    """Where the centres of a printed code's three finder patterns are on the
+    sheet (mm): its top-left, top-right and bottom-left one, as a 3 x 2 array."""
+    x0, y0, x1, _y1 = code_rect_mm
+    module = (x1 - x0) / (n_modules + 2 * QR_BORDER_MODULES)
+    near = x0 + (QR_BORDER_MODULES + 3.5) * module, y0 + (QR_BORDER_MODULES + 3.5) * module
+    far = (n_modules - 7) * module
+    return np.array([near, (near[0] + far, near[1]), (near[0], near[1] + far)], np.float64)
+
+
+def find_code_finders(gray: np.ndarray, fit: SheetFit,
+                      code_rect_mm: tuple[float, float, float, float],
+                      size_mm: tuple[float, float], n_modules: int, *,
+                      search_mm: float = CODE_SEARCH_MM) -> np.ndarray | None:
+    """The picture px (3 x 2: top-left, top-right, bottom-left finder pattern)
+    of the code printed in ``code_rect_mm``, looked for up to ``search_mm``
+    around where ``fit`` puts it; None when no upright code of that size is
+    there.
+
+    For a fit that is off at the code (a corner marker hidden): the finder
+    centres found anchor a better fit. Only the finder patterns' layout is
+    checked here; whether the code is a known one is for :func:`read_code`.
+    """
+    x0, y0, x1, y1 = code_rect_mm
+    ppm = CODE_PX_PER_MM
+    region = (x0 - search_mm, y0 - search_mm, x1 + search_mm, y1 + search_mm)
+    crop = rectify(gray, fit, size_mm, px_per_mm=ppm, region_mm=region).astype(np.float32)
+    module_px = (x1 - x0) / (n_modules + 2 * QR_BORDER_MODULES) * ppm
+    expected = finder_centres_mm(code_rect_mm, n_modules)
+    best: tuple[float, np.ndarray] | None = None
+    # The fit may be a little off in scale where it is off in place.
+    for scale in (1.0, 0.9, 1.1):
+        template = _finder_picture(round(module_px * scale * 4) / 4)
+        half = template.shape[0] // 2
+        score = cv2.matchTemplate(crop, template, cv2.TM_CCOEFF_NORMED)
+        peaks = _peaks(score, MIN_FINDER_SCORE, spacing=half)
+        found = _finder_triple(peaks, (n_modules - 7) * module_px * scale)
+        if found is None:
+            continue
+        total, centres = found
+        if best is None or total > best[0]:
+            best = (total, centres + half)
+    if best is None:
+        return None
+    centres_mm = best[1] / ppm + np.array(region[:2])
+    # ``fit`` is off by the error sought, but the same homography maps the
+    # crop back to the picture: the centres land where they are in the photo.
+    if np.any(np.linalg.norm(centres_mm - expected, axis=1) > search_mm):
+        return None
+    return fit.to_px(centres_mm)
+
+
+@lru_cache(maxsize=16)
+def _finder_picture(module_px: float) -> np.ndarray:
+    """A finder pattern with its light separator (9 x 9 modules), 0 dark 1 light."""
+    cells = np.ones((9, 9), np.float32)
+    cells[1:8, 1:8] = 0
+    cells[2:7, 2:7] = 1
+    cells[3:6, 3:6] = 0
+    side = int(round(9 * module_px)) | 1  # odd: the centre falls on a pixel
+    picture = cv2.resize(cells, (side, side), interpolation=cv2.INTER_AREA)
+    return cv2.GaussianBlur(picture, (0, 0), 1.0)
+
+
+def _peaks(score: np.ndarray, minimum: float, *, spacing: int) -> list[tuple[float, float, float]]:
+    """Local maxima of ``score`` above ``minimum`` at least ``spacing`` px apart:
+    (x, y, score), best first, to sub-pixel precision."""
+    size = 2 * spacing + 1
+    is_max = (score >= cv2.dilate(score, np.ones((size, size), np.uint8))) & (score >= minimum)
+    ys, xs = np.nonzero(is_max)
+    order = np.argsort(-score[ys, xs])[:12]
+    out = []
+    for y, x in zip(ys[order], xs[order], strict=True):
+        out.append((x + _vertex(score, y, x, axis=1), y + _vertex(score, y, x, axis=0),
+                    float(score[y, x])))
+    return out
+
+
+def _vertex(score: np.ndarray, y: int, x: int, *, axis: int) -> float:
+    """The offset (-0.5..0.5 px) of the top of a parabola through 3 scores."""
+    if axis == 1:
+        if not 0 < x < score.shape[1] - 1:
+            return 0.0
+        a, b, c = score[y, x - 1], score[y, x], score[y, x + 1]
+    else:
+        if not 0 < y < score.shape[0] - 1:
+            return 0.0
+        a, b, c = score[y - 1, x], score[y, x], score[y + 1, x]
+    denominator = a - 2 * b + c
+    return float(np.clip(0.5 * (a - c) / denominator, -0.5, 0.5)) if denominator < 0 else 0.0
+
+
+def _finder_triple(peaks: list[tuple[float, float, float]],
+                   distance_px: float) -> tuple[float, np.ndarray] | None:
+    """The best three peaks laid out as an upright code's finders: top-left,
+    top-right ``distance_px`` to its right, bottom-left as far below. Returns
+    (summed score, 3 x 2 px) or None."""
+    tolerance = FINDER_LAYOUT_TOLERANCE * distance_px
+    points = np.array([(x, y) for x, y, _ in peaks], np.float64).reshape(-1, 2)
+    best: tuple[float, np.ndarray] | None = None
+    for i, top_left in enumerate(points):
+        for j, top_right in enumerate(points):
+            if j == i or np.linalg.norm(top_right - top_left - (distance_px, 0)) > tolerance:
+                continue
+            for k, bottom_left in enumerate(points):
+                if k in (i, j) or np.linalg.norm(
+                        bottom_left - top_left - (0, distance_px)) > tolerance:
+                    continue
+                total = peaks[i][2] + peaks[j][2] + peaks[k][2]
+                if best is None or total > best[0]:
+                    best = (total, np.array([top_left, top_right, bottom_left]))
+    return best
 
 
 def match_known_code(crop: np.ndarray, payloads: list[str], *, code_px: int) -> str | None:

@@ -21,7 +21,7 @@ from qwixx_print.rules import SheetScore, score_sheet
 
 from .decode import Picture, iter_pictures
 from .find import CORNER_NAMES, MarkerGroup, detect_markers, group_markers, marker_rect_corners_mm
-from .identify import KnownSheets, read_code
+from .identify import KnownSheets, pin_fit_at_code, read_code, search_code
 from .rectify import (
     MAX_FIT_ERROR_MM,
     RECT_PX_PER_MM,
@@ -31,6 +31,9 @@ from .rectify import (
     outside_sides,
     rectify,
 )
+
+#: The id of the corner marker next to the code.
+BOTTOM_RIGHT = 2
 
 #: Below this many px per mm on the sheet in the half-size decode, the
 #: full-size picture is decoded and used instead (the reader wants detail).
@@ -223,11 +226,12 @@ def _read_sheet(picture: Picture, gray: np.ndarray, group: MarkerGroup, size_mm:
     fit = fit_sheet(group, size_mm)
     image = picture.image
     full_scale = 1.0 / picture.scale
-    payload = _read_payload(gray, fit, size_mm, known)
+    payload, fit = _read_payload(gray, fit, group, size_mm, known)
     if payload is None and picture.scale != 1.0:
         image, fit = picture.full(), fit.scaled(full_scale)
         image_size = (image.shape[1], image.shape[0])
-        payload = _read_payload(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), fit, size_mm, known)
+        payload, fit = _read_payload(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), fit,
+                                     group.scaled(full_scale), size_mm, known)
     if payload is None:
         raise PhotoError(
             f"{where}: the sheet's code (the square barcode above the bottom-right marker) "
@@ -270,14 +274,41 @@ def _trim_corners_px(fit: SheetFit, sheet: Sheet, on_working_image: bool,
     return [[round(float(x), 1), round(float(y), 1)] for x, y in corners]
 
 
-def _read_payload(image: np.ndarray, fit: SheetFit, size_mm: tuple[float, float],
-                  known: KnownSheets) -> str | None:
-    for rect in known.code_rects_mm(size_mm) or [_default_code_rect(size_mm)]:
-        text = read_code(image, fit, rect, size_mm,
-                         known_payloads=known.payloads_with_code_at(size_mm, rect))
+def _read_payload(image: np.ndarray, fit: SheetFit, group: MarkerGroup,
+                  size_mm: tuple[float, float],
+                  known: KnownSheets) -> tuple[str | None, SheetFit]:
+    """The code's text (None if unreadable) and the fit to read the sheet with.
+
+    With a marker hidden, the fit to the other three can be off by several mm
+    towards the hidden corner; the code's own finder patterns are then looked
+    for, to find the code and to pin the fit down near it. (When the code is
+    read anyway, that is only worth it with the bottom-right marker hidden:
+    other corners are far from the code, and there pinning was found to
+    change little, for the better or the worse.)
+    """
+    rects = known.code_rects_mm(size_mm) or [_default_code_rect(size_mm)]
+    for rect in rects:
+        payloads = known.payloads_with_code_at(size_mm, rect)
+        text = read_code(image, fit, rect, size_mm, known_payloads=payloads)
         if text:
-            return text
-    return None
+            if group.missing == (BOTTOM_RIGHT,):
+                # The code sits next to the hidden corner: where the fit is
+                # worst, and where the finders pin it down best.
+                fit = pin_fit_at_code(image, fit, group, rect, size_mm, payloads) or fit
+            return text, fit
+    for rect in rects:
+        payloads = known.payloads_with_code_at(size_mm, rect)
+        found = search_code(image, fit, rect, size_mm, known_payloads=payloads)
+        if found:
+            text, finders_px = found
+            if fit.markers_used == 3:
+                pinned = pin_fit_at_code(image, fit, group, rect, size_mm, payloads,
+                                         finders_px=finders_px)
+                if pinned is None:
+                    continue  # read with the fit off at the code, boxes would be misplaced
+                fit = pinned
+            return text, fit
+    return None, fit
 
 
 def _default_code_rect(size_mm: tuple[float, float]) -> tuple[float, float, float, float]:

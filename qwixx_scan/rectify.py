@@ -78,6 +78,41 @@ def fit_sheet(group: MarkerGroup, size_mm: tuple[float, float]) -> SheetFit:
     return SheetFit(h, error_px / px_per_mm, px_per_mm, len(group.hits))
 
 
+def refit_sheet(group: MarkerGroup, size_mm: tuple[float, float],
+                points_mm: np.ndarray, points_px: np.ndarray) -> SheetFit:
+    """The homography of :func:`fit_sheet`, fitted to the marker corners and
+    to more points of known place (``points_mm`` on the sheet, found at
+    ``points_px`` in the picture; N x 2 each).
+
+    With a marker hidden, the three others leave the perspective towards the
+    hidden corner badly determined; points printed near that corner (the
+    code's finder patterns) pin it down. ``error_mm`` covers all points.
+    """
+    mm = np.vstack([marker_rect_corners_mm(k, size_mm) for k in sorted(group.hits)]
+                   + [np.asarray(points_mm, np.float64).reshape(-1, 2)])
+    px = np.vstack([group.hits[k].corners for k in sorted(group.hits)]
+                   + [np.asarray(points_px, np.float64).reshape(-1, 2)]).astype(np.float64)
+    h, _ = cv2.findHomography(mm, px, 0)
+    if h is None:
+        raise ValueError("the points do not fit a sheet")
+    side = float(np.mean([hit.side_px for hit in group.hits.values()]))
+    px_per_mm = side / 9.0
+    projected = cv2.perspectiveTransform(mm.reshape(-1, 1, 2), h).reshape(-1, 2)
+    error_px = float(np.sqrt(np.mean(np.sum((projected - px) ** 2, axis=1))))
+    return SheetFit(h, error_px / px_per_mm, px_per_mm, len(group.hits))
+
+
+def affine_fit(points_mm: np.ndarray, points_px: np.ndarray) -> SheetFit:
+    """The affine map through three points (mm on the sheet -> picture px),
+    as a :class:`SheetFit`: exact near those points, for a small area such as
+    the code."""
+    affine = cv2.getAffineTransform(np.asarray(points_mm, np.float32).reshape(3, 2),
+                                    np.asarray(points_px, np.float32).reshape(3, 2))
+    h = np.vstack([affine.astype(np.float64), [0.0, 0.0, 1.0]])
+    px_per_mm = float(np.sqrt(abs(np.linalg.det(affine[:, :2]))))
+    return SheetFit(h, 0.0, px_per_mm, 0)
+
+
 def local_px_per_mm(fit: SheetFit, size_mm: tuple[float, float]) -> float:
     """The smallest resolution (px per mm) anywhere on the sheet: the far side
     of a tilted sheet is seen smaller than the near side."""
