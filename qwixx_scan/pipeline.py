@@ -226,12 +226,15 @@ def _read_sheet(picture: Picture, gray: np.ndarray, group: MarkerGroup, size_mm:
     fit = fit_sheet(group, size_mm)
     image = picture.image
     full_scale = 1.0 / picture.scale
-    payload, fit = _read_payload(gray, fit, group, size_mm, known)
+    # The search around the code's place waits for the full size: most codes
+    # not read at the reduced size are read there without it.
+    payload, fit = _read_payload(gray, fit, group, size_mm, known,
+                                 search=picture.scale == 1.0)
     if payload is None and picture.scale != 1.0:
         image, fit = picture.full(), fit.scaled(full_scale)
         image_size = (image.shape[1], image.shape[0])
         payload, fit = _read_payload(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), fit,
-                                     group.scaled(full_scale), size_mm, known)
+                                     group.scaled(full_scale), size_mm, known, search=True)
     if payload is None:
         raise PhotoError(
             f"{where}: the sheet's code (the square barcode above the bottom-right marker) "
@@ -275,16 +278,17 @@ def _trim_corners_px(fit: SheetFit, sheet: Sheet, on_working_image: bool,
 
 
 def _read_payload(image: np.ndarray, fit: SheetFit, group: MarkerGroup,
-                  size_mm: tuple[float, float],
-                  known: KnownSheets) -> tuple[str | None, SheetFit]:
+                  size_mm: tuple[float, float], known: KnownSheets, *,
+                  search: bool) -> tuple[str | None, SheetFit]:
     """The code's text (None if unreadable) and the fit to read the sheet with.
 
     With a marker hidden, the fit to the other three can be off by several mm
-    towards the hidden corner; the code's own finder patterns are then looked
-    for, to find the code and to pin the fit down near it. (When the code is
-    read anyway, that is only worth it with the bottom-right marker hidden:
+    towards the hidden corner. When the code is not read where the fit puts
+    it, and ``search``, the code's own finder patterns are looked for around
+    there, to find the code and to pin the fit down near it. When the code is
+    read anyway, the fit is pinned only with the bottom-right marker hidden:
     other corners are far from the code, and there pinning was found to
-    change little, for the better or the worse.)
+    change little, for the better or the worse.
     """
     rects = known.code_rects_mm(size_mm) or [_default_code_rect(size_mm)]
     for rect in rects:
@@ -296,7 +300,7 @@ def _read_payload(image: np.ndarray, fit: SheetFit, group: MarkerGroup,
                 # worst, and where the finders pin it down best.
                 fit = pin_fit_at_code(image, fit, group, rect, size_mm, payloads) or fit
             return text, fit
-    for rect in rects:
+    for rect in rects if search else []:
         payloads = known.payloads_with_code_at(size_mm, rect)
         found = search_code(image, fit, rect, size_mm, known_payloads=payloads)
         if found:

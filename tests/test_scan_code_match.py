@@ -10,8 +10,15 @@ import pytest
 
 from qwixx_print.layout import load_layout
 from qwixx_print.sheet_art import QR_BORDER_MODULES
-from qwixx_scan.identify import CODE_PX_PER_MM, KnownSheets, code_modules, match_known_code
+from qwixx_scan.identify import (
+    CODE_PX_PER_MM,
+    KnownSheets,
+    code_modules,
+    match_known_code,
+    read_code,
+)
 from qwixx_scan.pipeline import known_layouts
+from qwixx_scan.rectify import SheetFit
 
 KNOWN = KnownSheets.from_layouts(known_layouts())
 TREDEN_B = load_layout("treden").sheet("B")
@@ -98,3 +105,35 @@ def test_a_code_mostly_hidden_is_refused():
 def test_blank_paper_is_no_code():
     paper = np.full((CODE_PX + 96, CODE_PX + 96), 180, np.uint8)
     assert match_known_code(paper, candidates(), code_px=CODE_PX) is None
+
+
+def read_crop(crop: np.ndarray) -> str | None:
+    """What read_code makes of ``crop`` (from code_crop) as the code area of a
+    treden B sheet, the fit putting the code where code_crop drew it."""
+    code = TREDEN_B.furniture.code
+    x, y = 40, 52  # code_crop's default offset, px
+    ppm = CODE_PX_PER_MM
+    h = np.array([[ppm, 0, x - code.x * ppm], [0, ppm, y - code.y * ppm], [0, 0, 1]])
+    fit = SheetFit(h, 0.0, ppm, 4)
+    rect = (code.x, code.y, code.x + code.w, code.y + code.h)
+    return read_code(crop, fit, rect, TREDEN_B.size_mm, known_payloads=candidates())
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_code_blurred_over_half_a_module_is_recognised_once_sharpened(seed):
+    crop = code_crop(TREDEN_B.code_payload, flip_share=0.01, blur=3.5, seed=seed)
+    # too smooth for the in-sight test as it is: it looks like a thumb
+    assert match_known_code(crop, candidates(), code_px=CODE_PX) is None
+    assert cv2.QRCodeDetector().detectAndDecode(crop)[0] == ""
+    assert read_crop(crop) == TREDEN_B.code_payload
+
+
+def test_sharpening_never_turns_an_unknown_or_hidden_code_into_a_known_one():
+    other_version = TREDEN_B.code_payload[:-8] + "0BADF00D"
+    for seed in range(4):
+        for blur in (2.0, 3.5):
+            crop = code_crop(other_version, blur=blur, seed=seed)
+            assert read_crop(crop) in (None, other_version)  # decoded as what it is, or refused
+            assert read_crop(thumb_over(crop, 0.5)) in (None, other_version)
+    hidden = thumb_over(code_crop(TREDEN_B.code_payload, seed=8), 0.8)
+    assert read_crop(hidden) is None
