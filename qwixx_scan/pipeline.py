@@ -16,7 +16,7 @@ import cv2
 import numpy as np
 
 from qwixx_print.errors import ExitCode, PhotoError, QwixxError, SheetNotFoundError
-from qwixx_print.layout import Layout, Sheet, load_builtin_layouts, load_layout
+from qwixx_print.layout import CODE_MM, Layout, Sheet, load_builtin_layouts, load_layout
 from qwixx_print.rules import SheetScore, score_sheet
 
 from .decode import Picture, iter_pictures
@@ -163,6 +163,7 @@ def _scan_picture(picture: Picture, known: KnownSheets, *,
     size_mm, groups = _best_grouping(hits, known)
     height, width = gray.shape
     sheets: list[SheetResult] = []
+    markers_seen: list[int] = []
     problems: list[str] = []
     for number, group in enumerate(groups, start=1):
         where = f"{name}" if len(groups) == 1 else f"{name}, sheet {number} of {len(groups)}"
@@ -174,10 +175,54 @@ def _scan_picture(picture: Picture, known: KnownSheets, *,
         try:
             sheets.append(_read_sheet(picture, gray, group, size_mm, known, (width, height), where,
                                       keep_images=keep_images))
+            markers_seen.append(len(group.hits))
         except QwixxError as exc:
             problems.append(exc.message)
+    sheets, problems = _drop_borrowed_codes(sheets, markers_seen, problems, name)
     sheets.sort(key=lambda s: (s.sheet.letter or "", s.sheet.layout))
     return sheets, problems
+
+
+def _code_centre_px(result: SheetResult) -> tuple[np.ndarray, float]:
+    """Where a read sheet's code is in the photo (px) and the sheet's scale (px per mm)."""
+    w, h = result.sheet.size_mm
+    trim = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    to_px = cv2.getPerspectiveTransform(trim, np.float32(result.corners_px))
+    rect = result.sheet.furniture.code
+    centre = cv2.perspectiveTransform(
+        np.float32([[[rect.x + rect.w / 2, rect.y + rect.h / 2]]]), to_px)[0, 0]
+    corners = np.float32(result.corners_px)
+    px_per_mm = float(np.linalg.norm(corners[1] - corners[0]) / w)
+    return centre, px_per_mm
+
+
+def _drop_borrowed_codes(sheets: list[SheetResult], markers_seen: list[int],
+                         problems: list[str], name: str) -> tuple[list[SheetResult], list[str]]:
+    """Refuse a sheet whose code is another sheet's.
+
+    A sheet fitted to three markers looks for its code around where the fit
+    puts it; on overlapping sheets that place can hold the neighbour's code
+    while its own is under the neighbour. Two sheets claiming one printed
+    code (same text, same place) cannot both be right: the one seen with
+    fewer markers is refused rather than read against a borrowed identity.
+    """
+    keep = [True] * len(sheets)
+    for i, a in enumerate(sheets):
+        for j in range(i + 1, len(sheets)):
+            b = sheets[j]
+            if a.sheet.code_payload != b.sheet.code_payload or a.page != b.page:
+                continue
+            (ca, sa), (cb, _) = _code_centre_px(a), _code_centre_px(b)
+            if np.linalg.norm(ca - cb) > CODE_MM * sa:
+                continue  # two prints of one sheet, both seen: not a borrowed code
+            loser = j if markers_seen[j] < markers_seen[i] else i
+            keep[loser] = False
+    for result, kept in zip(sheets, keep):
+        if not kept:
+            problems.append(f"{name}: a sheet's own code is hidden (the code found where it "
+                            "should be belongs to the sheet next to it); uncover it and "
+                            "photograph again")
+    return [s for s, kept in zip(sheets, keep) if kept], problems
 
 
 def _best_grouping(hits, known: KnownSheets) -> tuple[tuple[float, float], list[MarkerGroup]]:

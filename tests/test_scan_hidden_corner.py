@@ -159,3 +159,27 @@ def test_a_code_turned_a_quarter_is_not_taken_for_the_sheets_own():
     page, fit, rect = page_with_code(KETTINGEN_C.code_payload, quarter_turns=1)
     n_modules = code_modules(KETTINGEN_C.code_payload).shape[0]
     assert find_code_finders(page, fit, rect, KETTINGEN_C.size_mm, n_modules) is None
+
+
+def test_a_code_claimed_by_two_sheets_is_refused_for_the_one_seen_worse():
+    # Overlapping sheets: one sheet's code is under its neighbour, and the
+    # neighbour's code lies where it is looked for. Both would claim one code.
+    from qwixx_print.rules import score_sheet
+    from qwixx_scan.pipeline import SheetResult, _drop_borrowed_codes
+
+    sheet = load_layout("treden").sheet("C")
+    w, h = sheet.size_mm
+
+    def seen_at(dx: float) -> SheetResult:
+        corners = [[dx, 0.0], [dx + w * 10, 0.0], [dx + w * 10, h * 10], [dx, h * 10]]
+        return SheetResult(sheet=sheet, verdicts={}, score=score_sheet(sheet, []), uncertain=[],
+                           corners_px=corners)
+
+    own, borrower = seen_at(0.0), seen_at(40.0)  # codes 4 mm apart: one printed code
+    kept, problems = _drop_borrowed_codes([own, borrower], [4, 3], [], "table.jpg")
+    assert kept == [own]
+    assert len(problems) == 1 and "belongs to the sheet next to it" in problems[0]
+    # The same sheet printed twice and both prints in sight: two codes, both kept.
+    twin = seen_at(w * 10 + 200.0)
+    kept, problems = _drop_borrowed_codes([own, twin], [4, 3], [], "table.jpg")
+    assert kept == [own, twin] and problems == []
