@@ -2,10 +2,14 @@
 
 How:
 
-1. Locate: every box's printed surroundings (outline, number, row band) are
-   matched against the blank sheet within +-2 mm, absorbing paper curl and an
-   imperfect homography; an offset that disagrees with the neighbours while
-   its match is weak (ink over the print) is replaced by theirs.
+1. Locate: first the whole sheet: every box's print is looked for within
+   +-6 mm at quarter resolution and, when most boxes agree on a homography
+   that moves them by a millimetre or more (a fit to three markers is off at
+   the hidden corner), the image is warped by it. Then every box's printed
+   surroundings (outline, number, row band) are matched against the blank
+   sheet within +-2 mm, absorbing paper curl; an offset that disagrees with
+   the neighbours while its match is weak (ink over the print) is replaced
+   by theirs.
 2. Normalise: per box and colour channel, the paper level is measured on
    the box's own flat light inside (80th percentile, so ink stays below
    it), on a 3 x 3 grid so soft shadows are followed; a box far darker than
@@ -41,6 +45,14 @@ from .box_model import INPUT_CHANNELS, INPUT_PX, box_classifier
 #: Box location search radius and template margin around the box (mm).
 SEARCH_MM = 2.0
 TEMPLATE_MARGIN_MM = 1.2
+#: Before the box search, the fit is checked over the whole sheet: every
+#: box's print looked for within WIDE_SEARCH_MM (at quarter resolution); a
+#: homography through at least CORRECTION_INLIERS of the boxes (within
+#: RANSAC_MM) that moves some box by CORRECTION_MIN_MM or more is applied.
+WIDE_SEARCH_MM = 6.0
+RANSAC_MM = 0.8
+CORRECTION_INLIERS = 0.6
+CORRECTION_MIN_MM = 1.0
 #: An offset further than this (mm) from its neighbours' with a weak match is
 #: replaced by theirs; neighbours are boxes whose centres lie within
 #: NEIGHBOUR_MM.
@@ -157,6 +169,59 @@ def locate_boxes(photo_gray_half: np.ndarray, ref: BlankReference,
         offsets[i] = ((bx + dx - search) * 2, (by + dy - search) * 2)
         scores[i] = best
     return offsets, scores
+
+
+def global_correction(photo_gray_half: np.ndarray, ref: BlankReference,
+                      boxes: tuple[Box, ...]) -> np.ndarray | None:
+    """A homography (full-resolution px, blank -> photo) that puts the boxes
+    back where the blank has them when the sheet's fit is off by more than the
+    box search absorbs; None when no correction is needed or none is sure.
+
+    A fit to three markers can be off by 4-6 mm at the hidden corner, and the
+    +-SEARCH_MM box search then matches half a box away. Here every box's
+    print is looked for within +-WIDE_SEARCH_MM at quarter resolution and a
+    homography is fitted to all boxes with RANSAC: a box matched on a mark or
+    a neighbour is an outlier, not a shift. It is used only when most boxes
+    agree with it, and only when it moves some box by more than
+    CORRECTION_MIN_MM (a good fit passes through unchanged).
+    """
+    quarter = cv2.resize(photo_gray_half, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
+    template_src = cv2.resize(ref.gray_half, (quarter.shape[1], quarter.shape[0]),
+                              interpolation=cv2.INTER_AREA)
+    ppm = ref.px_per_mm / 4
+    search = round(WIDE_SEARCH_MM * ppm)
+    margin = TEMPLATE_MARGIN_MM * ppm
+    h, w = quarter.shape
+    src, dst, scores = [], [], []
+    for box in boxes:
+        r = box.rect
+        x0, y0 = round(r.x * ppm - margin), round(r.y * ppm - margin)
+        x1, y1 = round((r.x + r.w) * ppm + margin), round((r.y + r.h) * ppm + margin)
+        if x0 - search < 0 or y0 - search < 0 or x1 + search > w or y1 + search > h:
+            continue
+        result = cv2.matchTemplate(quarter[y0 - search:y1 + search, x0 - search:x1 + search],
+                                   template_src[y0:y1, x0:x1], cv2.TM_CCOEFF_NORMED)
+        _, best, _, (bx, by) = cv2.minMaxLoc(result)
+        dx, dy = _subpixel(result, bx, by)
+        cx, cy = r.centre
+        src.append((cx * ref.px_per_mm, cy * ref.px_per_mm))
+        dst.append((cx * ref.px_per_mm + (bx + dx - search) * 4,
+                    cy * ref.px_per_mm + (by + dy - search) * 4))
+        scores.append(best)
+    if len(src) < 12:
+        return None
+    src_a, dst_a = np.float32(src), np.float32(dst)
+    shift = np.hypot(*(dst_a - src_a).T) / ref.px_per_mm
+    if np.percentile(shift, 90) < CORRECTION_MIN_MM:
+        return None  # the fit is good; the box search takes care of the rest
+    hom, inliers = cv2.findHomography(src_a, dst_a, cv2.RANSAC,
+                                      ransacReprojThreshold=RANSAC_MM * ref.px_per_mm)
+    if hom is None or inliers.sum() < CORRECTION_INLIERS * len(src):
+        return None
+    moved = cv2.perspectiveTransform(src_a[None], hom)[0]
+    if np.hypot(*(moved - src_a).T).max() / ref.px_per_mm < CORRECTION_MIN_MM:
+        return None
+    return hom
 
 
 def _subpixel(result: np.ndarray, x: int, y: int) -> tuple[float, float]:
@@ -289,6 +354,13 @@ def box_inputs(rectified: np.ndarray, sheet: Sheet,
     gray = cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY)
     gray_half = cv2.resize(gray, ref.gray_half.shape[::-1], interpolation=cv2.INTER_AREA)
     boxes = sheet.boxes
+    correction = global_correction(gray_half.astype(np.float32), ref, boxes)
+    if correction is not None:
+        rectified = cv2.warpPerspective(rectified, correction, (width, height),
+                                        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                        borderMode=cv2.BORDER_REPLICATE)
+        gray = cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY)
+        gray_half = cv2.resize(gray, ref.gray_half.shape[::-1], interpolation=cv2.INTER_AREA)
     offsets, scores = locate_boxes(gray_half.astype(np.float32), ref, boxes)
     offsets = regularise_offsets(offsets, scores, boxes, p)
     # A border so that every shifted window lies inside the image.

@@ -25,8 +25,9 @@ its label (in the truth's ``marked``). Needs PyTorch and onnx (training
 only: ``pip install torch==2.13.0 onnx``; the scanner runs the exported
 ONNX with OpenCV). The model shipped was trained with
 ``generate --flat 1200 --photos 300 --start 0`` and
-``generate --flat 1000 --photos 250 --start 2000`` (142,800 boxes), then
-``train --epochs 7``: about 40 minutes on 2 cores.
+``generate --flat 1000 --photos 250 --start 2000`` (142,948 boxes; photogen
+version 2: printers, ink shades, scribbles up to solid fills), then
+``train --epochs 8``: about 60 minutes on 2 cores.
 """
 
 from __future__ import annotations
