@@ -1,7 +1,7 @@
-"""Build the box classifier (qwixx_scan/models/box_classifier.onnx) from generated data.
+"""Build a box classifier network (qwixx_scan/models/box_classifier_*.onnx) from generated data.
 
     python training/train_box_classifier.py generate --out DIR [--flat 1500] [--photos 200]
-    python training/train_box_classifier.py train --data DIR [--epochs 8]
+    python training/train_box_classifier.py train --data DIR [--epochs 8] [--member b]
     python training/train_box_classifier.py calibrate [--photos 150]
 
 Why a learned decision: hand-set ink and shape thresholds kept failing on
@@ -23,11 +23,14 @@ Data (fixed seeds, all >= 100000 so that they never meet the benchmarks'):
 Each box gives the reader's own input (``qwixx_scan.read.box_inputs``) and
 its label (in the truth's ``marked``). Needs PyTorch and onnx (training
 only: ``pip install torch==2.13.0 onnx``; the scanner runs the exported
-ONNX with OpenCV). The model shipped was trained with
-``generate --flat 1200 --photos 300 --start 0`` and
-``generate --flat 1000 --photos 250 --start 2000`` (142,948 boxes; photogen
-version 2: printers, ink shades, scribbles up to solid fills), then
-``train --epochs 8``: about 60 minutes on 2 cores.
+ONNX with OpenCV). The scanner averages two networks (qwixx_scan/box_model.py):
+member ``a`` was trained with photogen version 1 (exact prints; the photogen
+of commit 9a814af) on ``generate --flat 1200 --photos 300 --start 0`` and
+``generate --flat 1000 --photos 250 --start 2000`` (142,800 boxes), then
+``train --epochs 7 --member a``; member ``b`` with photogen version 2
+(printers, ink shades, scribbles up to solid fills) on the same two
+``generate`` runs, then ``train --epochs 8 --member b``: each about 60
+minutes on 2 cores.
 """
 
 from __future__ import annotations
@@ -46,7 +49,7 @@ sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "benchmarks"))
 
 SEED_BASE = 100_000
-OUT_MODEL = REPO / "qwixx_scan" / "models" / "box_classifier.onnx"
+MODELS = REPO / "qwixx_scan" / "models"
 
 
 # --- data ----------------------------------------------------------------------
@@ -213,7 +216,7 @@ def load_data(folder: Path):
     return {k: np.concatenate([p[k] for p in parts]) for k in ("x", "y", "seed", "photo")}
 
 
-def train(folder: Path, epochs: int, threads: int) -> None:
+def train(folder: Path, epochs: int, threads: int, member: str) -> None:
     import torch
 
     torch.manual_seed(0)
@@ -248,11 +251,12 @@ def train(folder: Path, epochs: int, threads: int) -> None:
               file=sys.stderr)
         evaluate(net, data, held)
     net.eval()
-    OUT_MODEL.parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(net, torch.zeros(1, 6, 48, 48), str(OUT_MODEL), input_names=["boxes"],
+    out = MODELS / f"box_classifier_{member}.onnx"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(net, torch.zeros(1, 6, 48, 48), str(out), input_names=["boxes"],
                       output_names=["logit"], dynamic_axes={"boxes": {0: "n"}, "logit": {0: "n"}},
                       opset_version=13, dynamo=False)
-    print(f"wrote {OUT_MODEL} ({OUT_MODEL.stat().st_size / 1024:.0f} KB)", file=sys.stderr)
+    print(f"wrote {out} ({out.stat().st_size / 1024:.0f} KB)", file=sys.stderr)
 
 
 def evaluate(net, data, held) -> None:
@@ -346,6 +350,8 @@ def main() -> None:
     t.add_argument("--data", type=Path, required=True)
     t.add_argument("--epochs", type=int, default=8)
     t.add_argument("--threads", type=int, default=2)
+    t.add_argument("--member", choices=["a", "b"], default="b",
+                   help="which of the scanner's two networks to write")
     c = sub.add_parser("calibrate")
     c.add_argument("--photos", type=int, default=150)
     c.add_argument("--jobs", type=int, default=2)
@@ -353,7 +359,7 @@ def main() -> None:
     if args.command == "generate":
         generate(args.out, args.flat, args.photos, args.jobs, args.start)
     elif args.command == "train":
-        train(args.data, args.epochs, args.threads)
+        train(args.data, args.epochs, args.threads, args.member)
     else:
         calibrate(args.photos, args.jobs)
 
