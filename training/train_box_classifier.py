@@ -29,7 +29,8 @@ of commit 9a814af) on ``generate --flat 1200 --photos 300 --start 0`` and
 ``generate --flat 1000 --photos 250 --start 2000`` (142,800 boxes), then
 ``train --epochs 7 --member a``; member ``b`` with photogen version 2
 (printers, ink shades, scribbles up to solid fills) on the same two
-``generate`` runs, then ``train --epochs 8 --member b``: each about 60
+``generate`` runs plus ``generate --flat 1000 --photos 250 --start 4000``
+(207,844 boxes), then ``train --epochs 8 --member b``: about 40 and 80
 minutes on 2 cores.
 """
 
