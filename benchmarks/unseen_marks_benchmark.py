@@ -118,8 +118,8 @@ def draw_extras(img: np.ndarray, sheet: Sheet, ink, rng: np.random.Generator) ->
                 cv2.LINE_AA)
 
 
-def run_sheet(seed: int, kind: str, blanks: dict) -> tuple[list[str], list[str], np.ndarray,
-                                                              Sheet, set[str]]:
+def run_sheet(seed: int, kind: str, blanks: dict) -> tuple[list[str], list[str], Sheet]:
+    """Draw, degrade and read one sheet: its wrong and uncertain box ids, and the sheet."""
     rng = np.random.default_rng(seed)
     layout, letter = SHEETS[seed % len(SHEETS)]
     sheet = load_layout(layout).sheet(letter)
@@ -139,7 +139,7 @@ def run_sheet(seed: int, kind: str, blanks: dict) -> tuple[list[str], list[str],
     wrong = [b for b, v in verdicts.items()
              if v.state != "uncertain" and (v.state == "crossed") != (b in marked)]
     uncertain = [b for b, v in verdicts.items() if v.state == "uncertain"]
-    return wrong, uncertain, rectified, sheet, marked
+    return wrong, uncertain, sheet
 
 
 def main() -> None:
@@ -155,7 +155,7 @@ def main() -> None:
     for k, kind in enumerate(KINDS):
         for i in range(args.sheets):
             seed = args.seed * 1_000_000 + k * 10_000 + i
-            wrong, uncertain, _, sheet, _ = run_sheet(seed, kind, blanks)
+            wrong, uncertain, sheet = run_sheet(seed, kind, blanks)
             t = tally[kind]
             t["sheets"] += 1
             t["boxes"] += len(sheet.boxes)

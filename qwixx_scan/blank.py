@@ -38,7 +38,8 @@ class BlankReference:
     darkest blank value within ``EDGE_TOLERANCE_MM`` (what ink must be
     darker than).
     ``flat``: bool mask of pixels far from any printed edge. ``gray_half``:
-    float32 grey image at half resolution, for locating boxes.
+    float32 grey image at half resolution, for locating boxes;
+    ``gray_quarter`` the same at a quarter, for checking the sheet's fit.
     """
 
     px_per_mm: float
@@ -46,6 +47,7 @@ class BlankReference:
     darkest: np.ndarray
     flat: np.ndarray
     gray_half: np.ndarray
+    gray_quarter: np.ndarray
 
 
 _cache: dict[tuple[str, str, str | None, float], BlankReference] = {}
@@ -98,5 +100,7 @@ def build_reference(blank_bgr: np.ndarray, px_per_mm: float) -> BlankReference:
     gray = cv2.cvtColor(blank_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
     gray_half = cv2.resize(gray, (gray.shape[1] // 2, gray.shape[0] // 2),
                            interpolation=cv2.INTER_AREA)
+    gray_quarter = cv2.resize(gray_half, (gray_half.shape[1] // 2, gray_half.shape[0] // 2),
+                              interpolation=cv2.INTER_AREA)
     return BlankReference(px_per_mm=float(px_per_mm), image=blank_bgr, darkest=darkest,
-                          flat=flat, gray_half=gray_half)
+                          flat=flat, gray_half=gray_half, gray_quarter=gray_quarter)

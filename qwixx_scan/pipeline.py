@@ -207,12 +207,13 @@ def _drop_borrowed_codes(sheets: list[SheetResult], markers_seen: list[int],
     fewer markers is refused rather than read against a borrowed identity.
     """
     keep = [True] * len(sheets)
+    codes = [_code_centre_px(s) for s in sheets]
     for i, a in enumerate(sheets):
         for j in range(i + 1, len(sheets)):
             b = sheets[j]
             if a.sheet.code_payload != b.sheet.code_payload or a.page != b.page:
                 continue
-            (ca, sa), (cb, _) = _code_centre_px(a), _code_centre_px(b)
+            (ca, sa), (cb, _) = codes[i], codes[j]
             if np.linalg.norm(ca - cb) > CODE_MM * sa:
                 continue  # two prints of one sheet, both seen: not a borrowed code
             loser = j if markers_seen[j] < markers_seen[i] else i

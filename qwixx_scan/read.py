@@ -187,9 +187,8 @@ def global_correction(photo_gray_half: np.ndarray, ref: BlankReference,
     agree with it, and only when it moves some box by more than
     CORRECTION_MIN_MM (a good fit passes through unchanged).
     """
-    quarter = cv2.resize(photo_gray_half, None, fx=0.5, fy=0.5, interpolation=cv2.INTER_AREA)
-    template_src = cv2.resize(ref.gray_half, (quarter.shape[1], quarter.shape[0]),
-                              interpolation=cv2.INTER_AREA)
+    template_src = ref.gray_quarter
+    quarter = cv2.resize(photo_gray_half, template_src.shape[::-1], interpolation=cv2.INTER_AREA)
     ppm = ref.px_per_mm / 4
     search = round(WIDE_SEARCH_MM * ppm)
     margin = TEMPLATE_MARGIN_MM * ppm
@@ -244,8 +243,7 @@ def regularise_offsets(offsets: np.ndarray, scores: np.ndarray, boxes: tuple[Box
     Paper curl moves neighbouring boxes together; a box whose own match went
     elsewhere because ink covers its print takes its neighbours' median.
     """
-    centres = np.array([b.rect.centre for b in boxes], np.float32)
-    dist = np.hypot(*(centres[:, None, :] - centres[None, :, :]).transpose(2, 0, 1))
+    dist = _box_distances(boxes)
     out = offsets.copy()
     tolerance = OFFSET_AGREEMENT_MM * px_per_mm
     good = scores > WEAK_MATCH
@@ -372,7 +370,7 @@ def box_inputs(rectified: np.ndarray, sheet: Sheet,
     plans = _box_plans(ref, sheet)
     raw = [_raw_window(padded, pad, plan, off) for plan, off in zip(plans, offsets)]
     levels = _box_levels(np.array([level for _, level, _ in raw]))
-    levels, covered = _covered_boxes(levels, _neighbours(ref, sheet))
+    levels, covered = _covered_boxes(levels, _neighbours(boxes))
     inputs = np.empty((len(plans), INPUT_CHANNELS, INPUT_PX, INPUT_PX), np.float32)
     ink_mm2 = np.empty(len(plans), np.float32)
     for k, (plan, (photo, _, cells), level) in enumerate(zip(plans, raw, levels)):
@@ -470,18 +468,23 @@ def _box_levels(levels: np.ndarray) -> np.ndarray:
     return np.where(np.isnan(levels), fallback[None, :], levels)
 
 
-_neighbour_cache: dict[tuple[int, str], list[np.ndarray]] = {}
+_distances: dict[tuple[Box, ...], np.ndarray] = {}
 
 
-def _neighbours(ref: BlankReference, sheet: Sheet) -> list[np.ndarray]:
+def _box_distances(boxes: tuple[Box, ...]) -> np.ndarray:
+    """The distances (mm) between the boxes' centres, n x n, computed once per sheet."""
+    if boxes not in _distances:
+        centres = np.array([b.rect.centre for b in boxes], np.float32)
+        _distances[boxes] = np.hypot(*(centres[:, None, :] - centres[None, :, :])
+                                     .transpose(2, 0, 1))
+    return _distances[boxes]
+
+
+def _neighbours(boxes: tuple[Box, ...]) -> list[np.ndarray]:
     """Per box, the indices of the other boxes within LEVEL_NEIGHBOUR_MM."""
-    key = (id(ref), sheet.fingerprint)
-    if key not in _neighbour_cache:
-        centres = np.array([b.rect.centre for b in sheet.boxes], np.float32)
-        dist = np.hypot(*(centres[:, None, :] - centres[None, :, :]).transpose(2, 0, 1))
-        np.fill_diagonal(dist, np.inf)
-        _neighbour_cache[key] = [np.flatnonzero(d < LEVEL_NEIGHBOUR_MM) for d in dist]
-    return _neighbour_cache[key]
+    dist = _box_distances(boxes)
+    return [np.flatnonzero((d < LEVEL_NEIGHBOUR_MM) & (np.arange(len(d)) != i))
+            for i, d in enumerate(dist)]
 
 
 def _covered_boxes(levels: np.ndarray,
