@@ -31,6 +31,7 @@ from .rectify import (
     outside_sides,
     rectify,
 )
+from .settle import Settled, settle
 
 #: The id of the corner marker next to the code.
 BOTTOM_RIGHT = 2
@@ -57,6 +58,8 @@ class SheetResult:
     verdicts: dict[str, Any]
     score: SheetScore
     uncertain: list[str]
+    #: Doubtful boxes the rules settled (see ``settle``), already in ``verdicts``.
+    settled: list[Settled] = field(default_factory=list)
     page: int | None = None
     fit_error_mm: float = 0.0
     corners_px: list[list[float]] = field(default_factory=list)
@@ -72,6 +75,7 @@ class SheetResult:
 
     def to_json(self) -> dict[str, Any]:
         out = self.score.to_json(self.uncertain)
+        out["settled"] = [s.to_json() for s in self.settled]
         if self.page is not None:
             out["page"] = self.page
         out["corners_px"] = self.corners_px
@@ -302,13 +306,13 @@ def _read_sheet(picture: Picture, gray: np.ndarray, group: MarkerGroup, size_mm:
             and local_px_per_mm(fit, sheet.size_mm) < MIN_SOURCE_PX_PER_MM:
         image, fit = picture.full(), fit.scaled(full_scale)
     rectified = rectify(image, fit, sheet.size_mm, px_per_mm=RECT_PX_PER_MM)
-    verdicts = read_marks(rectified, sheet, px_per_mm=RECT_PX_PER_MM)
+    verdicts, settled = settle(sheet, read_marks(rectified, sheet, px_per_mm=RECT_PX_PER_MM))
     marked = [v.box_id for v in verdicts.values() if v.state == "crossed"]
     uncertain = [b.id for b in sheet.boxes
                  if b.id in verdicts and verdicts[b.id].state == "uncertain"]
     score = score_sheet(sheet, marked)
     return SheetResult(sheet=sheet, verdicts=verdicts, score=score, uncertain=uncertain,
-                       page=picture.page, fit_error_mm=fit.error_mm,
+                       settled=settled, page=picture.page, fit_error_mm=fit.error_mm,
                        corners_px=_trim_corners_px(fit, sheet, image is picture.image, picture),
                        rectified=rectified if keep_images else None)
 

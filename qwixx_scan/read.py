@@ -22,7 +22,7 @@ How:
    thousands of marks, it separates crosses from skip lines, dots,
    overshoot and print far better than hand-set shape thresholds did.
    Between two probability thresholds, or when the network disagrees with
-   the plain amount of ink in the box (much ink read empty, hardly any ink
+   the plain amount of ink in the box (much deep ink read empty, hardly any ink
    read crossed: something it has not seen), the box is uncertain and the
    sheet goes to review.
 
@@ -85,13 +85,17 @@ INTERIOR_INSET_MM = 0.6
 #: calibrate`` on held-out generated photos: no wrong box on 6240, 5 between).
 CROSSED_P = 0.9
 EMPTY_P = 0.1
-#: The physical check: read empty with more ink than EMPTY_MAX_INK_MM2, or
-#: crossed with less than CROSSED_MIN_INK_MM2, is doubtful. On held-out
-#: photos 99.9 % of crossed boxes hold more than 0.65 mm^2 and 99.9 % of
-#: empty ones (skip lines, dots, overshoot, shadow edges) less than 21 mm^2;
-#: boxes hatched solid in a way the networks had not seen were read empty
-#: holding 26-29 mm^2 (benchmarks/unseen_marks_benchmark.py).
-EMPTY_MAX_INK_MM2 = 25.0
+#: The physical check: read crossed with less ink than CROSSED_MIN_INK_MM2,
+#: or read empty with more deep ink (darker than the print by
+#: DEEP_INK_DARKNESS) than EMPTY_MAX_DEEP_INK_MM2, is doubtful. On held-out
+#: photos 99.9 % of crossed boxes hold more than 0.65 mm^2 of ink. Deep ink
+#: tells a mark from shade: a hard shadow edge across an empty box darkens
+#: most of it by 0.15 (up to 53 mm^2 of ink on the benchmark photos) but
+#: hardly ever by 0.4 (at most 11 mm^2 of 15,000 empty boxes), while boxes
+#: hatched solid in a way the networks had not seen, read empty, hold
+#: 35-48 mm^2 of it (benchmarks/unseen_marks_benchmark.py).
+DEEP_INK_DARKNESS = 0.4
+EMPTY_MAX_DEEP_INK_MM2 = 18.0
 CROSSED_MIN_INK_MM2 = 0.3
 
 
@@ -101,6 +105,9 @@ class BoxVerdict:
     state: str  # "crossed" | "empty" | "uncertain"
     confidence: float  # 0..1
     note: str  # why a box is uncertain, else ""
+    #: For an uncertain box, the state the evidence points to ("crossed" or
+    #: "empty"), "" for a toss-up; the rules may settle it (``settle``).
+    lean: str = ""
 
 
 def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float) -> dict[str, BoxVerdict]:
@@ -112,22 +119,27 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float) -> dict
     ref = blank_reference(sheet, px_per_mm)
     inputs, ink_mm2 = box_inputs(rectified, sheet, ref)
     crossed_p = box_classifier().crossed_probability(inputs)
-    return {box.id: decide(box.id, float(p), float(ink))
-            for box, p, ink in zip(sheet.boxes, crossed_p, ink_mm2)}
+    return {box.id: decide(box.id, float(p), float(ink), float(deep))
+            for box, p, (ink, deep) in zip(sheet.boxes, crossed_p, ink_mm2)}
 
 
-def decide(box_id: str, crossed_p: float, ink_mm2: float) -> BoxVerdict:
-    """One box's verdict from the network's probability and the ink it holds (mm^2)."""
+def decide(box_id: str, crossed_p: float, ink_mm2: float, deep_ink_mm2: float) -> BoxVerdict:
+    """One box's verdict from the network's probability and the ink (mm^2,
+    darker than the print by INK_DARKNESS) and deep ink (by DEEP_INK_DARKNESS)
+    the box holds."""
     if crossed_p >= CROSSED_P:
         if ink_mm2 < CROSSED_MIN_INK_MM2:
-            return BoxVerdict(box_id, "uncertain", 0.3, "read crossed but holds hardly any ink")
+            return BoxVerdict(box_id, "uncertain", 0.3, "read crossed but holds hardly any ink",
+                              lean="crossed")
         return BoxVerdict(box_id, "crossed", round(crossed_p, 3), "")
     if crossed_p <= EMPTY_P:
-        if ink_mm2 > EMPTY_MAX_INK_MM2:
-            return BoxVerdict(box_id, "uncertain", 0.3, "read empty but holds much ink")
+        if deep_ink_mm2 > EMPTY_MAX_DEEP_INK_MM2:
+            return BoxVerdict(box_id, "uncertain", 0.3, "read empty but holds much ink",
+                              lean="empty")
         return BoxVerdict(box_id, "empty", round(1.0 - crossed_p, 3), "")
+    lean = "crossed" if crossed_p > 0.5 else "empty" if crossed_p < 0.5 else ""
     return BoxVerdict(box_id, "uncertain", round(max(crossed_p, 1.0 - crossed_p), 3) * 0.5,
-                      "doubtful mark")
+                      "doubtful mark", lean=lean)
 
 
 def _check_image(rectified: np.ndarray, sheet: Sheet, px_per_mm: float) -> None:
@@ -341,9 +353,9 @@ def box_inputs(rectified: np.ndarray, sheet: Sheet,
 
     Returns ``inputs`` (n_boxes x 6 x INPUT_PX x INPUT_PX float32: the
     box window of the photo with paper = 1 (BGR) and the same window of the
-    blank (BGR, 0..1)) and ``ink_mm2`` (n_boxes: mm^2 of the box's inside
-    that is darker than the darkest blank value nearby by INK_DARKNESS),
-    in ``sheet.boxes`` order.
+    blank (BGR, 0..1)) and ``ink_mm2`` (n_boxes x 2: mm^2 of the box's
+    inside that is darker than the darkest blank value nearby by
+    INK_DARKNESS, and by DEEP_INK_DARKNESS), in ``sheet.boxes`` order.
     """
     p = ref.px_per_mm
     height, width = ref.image.shape[:2]
@@ -372,7 +384,7 @@ def box_inputs(rectified: np.ndarray, sheet: Sheet,
     levels = _box_levels(np.array([level for _, level, _ in raw]))
     levels, covered = _covered_boxes(levels, _neighbours(boxes))
     inputs = np.empty((len(plans), INPUT_CHANNELS, INPUT_PX, INPUT_PX), np.float32)
-    ink_mm2 = np.empty(len(plans), np.float32)
+    ink_mm2 = np.empty((len(plans), 2), np.float32)
     for k, (plan, (photo, _, cells), level) in enumerate(zip(plans, raw, levels)):
         if covered[k]:
             cells = np.ones_like(cells)  # measured on ink, not on paper
@@ -380,7 +392,9 @@ def box_inputs(rectified: np.ndarray, sheet: Sheet,
         darkest = plan.darkest.astype(np.float32) * np.float32(1 / 255)
         b, g, r = cv2.split(cv2.subtract(darkest, photo))
         dark = cv2.max(cv2.max(b, g), r)
-        ink_mm2[k] = np.count_nonzero(dark[plan.interior] > INK_DARKNESS) / p**2
+        inside = dark[plan.interior]
+        ink_mm2[k] = (np.count_nonzero(inside > INK_DARKNESS) / p**2,
+                      np.count_nonzero(inside > DEEP_INK_DARKNESS) / p**2)
         small = cv2.resize(np.minimum(photo, 1.5), (INPUT_PX, INPUT_PX),
                            interpolation=cv2.INTER_AREA)
         inputs[k, :3] = small.transpose(2, 0, 1)

@@ -131,6 +131,8 @@ def sheet_table(file: str, result: SheetResult) -> str:
     out.append(f"  {'total':<10}{'':>8}{score.total:>8}")
     for line in needs_a_look(result):
         out.append(f"  look at: {line}")
+    for settled in result.settled:
+        out.append(f"  settled: {settled.box_id} taken as {settled.state}: {settled.reason}")
     return "\n".join(out)
 
 

@@ -124,12 +124,32 @@ def test_printed_sheet_alone_is_never_ink(treden, classic):
 
 
 def test_a_doubtful_probability_or_a_disagreeing_ink_amount_is_uncertain():
-    assert decide("red-2", 0.5, 6.0).state == "uncertain"
-    assert decide("red-2", (CROSSED_P + 1) / 2, 8.0).state == "crossed"
-    assert decide("red-2", EMPTY_P / 2, 0.3).state == "empty"
+    assert decide("red-2", 0.5, 6.0, 2.0).state == "uncertain"
+    assert decide("red-2", (CROSSED_P + 1) / 2, 8.0, 3.0).state == "crossed"
+    assert decide("red-2", EMPTY_P / 2, 0.3, 0.0).state == "empty"
     # The network is sure, the paper disagrees: something it has not seen.
-    assert decide("red-2", 0.999, 0.0).state == "uncertain"
-    assert decide("red-2", 0.001, 40.0).state == "uncertain"
+    assert decide("red-2", 0.999, 0.0, 0.0).state == "uncertain"
+    assert decide("red-2", 0.001, 40.0, 35.0).state == "uncertain"
+    # Much shade but little deep ink: a shadow, and the network is believed.
+    assert decide("red-2", 0.001, 45.0, 5.0).state == "empty"
+    # The state the evidence points to is kept for the rules (qwixx_scan.settle).
+    assert decide("red-2", 0.999, 0.0, 0.0).lean == "crossed"
+    assert decide("red-2", 0.3, 2.0, 0.0).lean == "empty"
+
+
+def test_a_hard_shadow_across_empty_boxes_is_not_ink(classic):
+    # A phone's or a hand's shadow with a sharp edge, across a whole row of
+    # boxes: half of each box dark. Shade, not marks: nothing to review.
+    image = as_photo(blank(classic)).astype(np.float32)
+    h, w = image.shape[:2]
+    yy, xx = np.mgrid[0:h, 0:w]
+    r = classic.box("blue-6").rect
+    edge = (xx - (r.x + r.w / 2) * PX) + 0.35 * (yy - (r.y + r.h / 2) * PX) > 0
+    shadow = np.where(edge, 0.45, 1.0).astype(np.float32)
+    photo = np.clip(image * cv2.GaussianBlur(shadow, (0, 0), 1.0)[:, :, None], 0, 255)
+    verdicts = read_marks(photo.astype(np.uint8), classic, px_per_mm=PX)
+    assert {v.state for v in verdicts.values()} == {"empty"}, \
+        {b: v.note for b, v in verdicts.items() if v.state != "empty"}
 
 
 def test_a_cross_overshooting_into_its_neighbour_marks_only_its_own_box(classic):

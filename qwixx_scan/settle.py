@@ -1,0 +1,92 @@
+"""Settle doubtful boxes that the rules leave no choice for.
+
+A finished sheet follows the rules: the two ends of a chain are crossed
+together, a lock box goes with its row's last number, the last number needs
+five crosses before it, and a sheet shows at most two locks. When the
+reader is unsure about a box, but every reading of the doubtful boxes that
+keeps the sheet legal gives that box the same state, *and* the reader
+already leaned that way, the box takes that state. Typical case: a faint
+pencil tick in a chain box whose partner is clearly crossed.
+
+Both must agree, the rules and the reader's own lean, because a player can
+break a rule: a sheet that is really illegal with its doubtful box empty is
+turned legal only when the reader also saw something like a cross there.
+Nothing is settled on a sheet that no reading makes legal, and the settled
+boxes are reported (``settled`` in the JSON, a note in the table).
+
+Pure: no images; works on the reader's verdicts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from itertools import product
+from typing import Any
+
+from qwixx_print.layout import Sheet
+from qwixx_print.rules import score_sheet
+
+#: A sheet with more doubtful boxes than this was read poorly: its confident
+#: verdicts are not trusted enough to reason from (on a benchmark photo with
+#: six doubtful boxes, one of them would have been settled wrongly from a
+#: misread last number).
+MAX_DOUBTFUL = 2
+
+
+@dataclass(frozen=True)
+class Settled:
+    """A doubtful box the rules settled: its new state and the rule that decided."""
+
+    box_id: str
+    state: str  # "crossed" | "empty"
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"box": self.box_id, "state": self.state, "reason": self.reason}
+
+
+def settle(sheet: Sheet, verdicts: dict[str, Any]) -> tuple[dict[str, Any], list[Settled]]:
+    """The verdicts with every doubtful box the rules settle, and what was settled.
+
+    ``verdicts``: box id -> :class:`qwixx_scan.read.BoxVerdict` (``state``,
+    ``lean``). Settled boxes get the settled state and keep the rest.
+    """
+    crossed = {b for b, v in verdicts.items() if v.state == "crossed"}
+    doubtful = [b.id for b in sheet.boxes if b.id in verdicts and verdicts[b.id].state == "uncertain"]
+    if not doubtful or len(doubtful) > MAX_DOUBTFUL:
+        return verdicts, []
+    legal = [choice for choice in product((False, True), repeat=len(doubtful))
+             if not _errors(sheet, crossed, doubtful, choice)]
+    if not legal:
+        return verdicts, []
+    out = dict(verdicts)
+    settled = []
+    for i, box_id in enumerate(doubtful):
+        values = {choice[i] for choice in legal}
+        if len(values) != 1:
+            continue
+        state = "crossed" if values.pop() else "empty"
+        if verdicts[box_id].lean != state:
+            continue
+        reason = _reason(sheet, crossed, doubtful, legal[0], i)
+        out[box_id] = replace(verdicts[box_id], state=state,
+                              note=f"settled by the rules: {reason}")
+        settled.append(Settled(box_id, state, reason))
+    return out, settled
+
+
+def _errors(sheet: Sheet, crossed: set[str], doubtful: list[str],
+            choice: tuple[bool, ...]) -> tuple:
+    marked = crossed | {b for b, on in zip(doubtful, choice) if on}
+    return score_sheet(sheet, marked).errors
+
+
+def _reason(sheet: Sheet, crossed: set[str], doubtful: list[str],
+            legal: tuple[bool, ...], i: int) -> str:
+    """Why box ``doubtful[i]`` cannot take the other state: the rule error
+    that flipping it in a legal reading causes."""
+    flipped = list(legal)
+    flipped[i] = not flipped[i]
+    errors = _errors(sheet, crossed, doubtful, tuple(flipped))
+    named = [e for e in errors if doubtful[i] in e.boxes] or list(errors)
+    return f"the reader leaned that way, and otherwise {named[0].message}"

@@ -1,0 +1,103 @@
+"""Doubtful boxes settled by the rules only where the reader leaned the same way."""
+
+from __future__ import annotations
+
+from qwixx_print.layout import load_layout
+from qwixx_print.rules import score_sheet
+from qwixx_scan.read import BoxVerdict
+from qwixx_scan.settle import MAX_DOUBTFUL, settle
+
+KETTINGEN_B = load_layout("kettingen").sheet("B")
+CLASSIC = load_layout("classic").sheet(None)
+
+
+def verdicts_for(sheet, crossed, doubtful=None):
+    """Every box empty or crossed as given; ``doubtful``: box id -> lean."""
+    doubtful = doubtful or {}
+    out = {}
+    for box in sheet.boxes:
+        if box.id in doubtful:
+            out[box.id] = BoxVerdict(box.id, "uncertain", 0.3, "doubtful mark", lean=doubtful[box.id])
+        elif box.id in crossed:
+            out[box.id] = BoxVerdict(box.id, "crossed", 0.99, "")
+        else:
+            out[box.id] = BoxVerdict(box.id, "empty", 0.99, "")
+    return out
+
+
+def states(verdicts):
+    return {b: v.state for b, v in verdicts.items()}
+
+
+def test_faint_chain_end_whose_partner_is_crossed_counts_as_crossed():
+    a, b = KETTINGEN_B.chains[0]
+    verdicts, settled = settle(KETTINGEN_B, verdicts_for(KETTINGEN_B, {a}, {b: "crossed"}))
+    assert verdicts[b].state == "crossed"
+    assert [(s.box_id, s.state) for s in settled] == [(b, "crossed")]
+    assert "chain" in settled[0].reason and a in settled[0].reason
+    marked = [x for x, v in verdicts.items() if v.state == "crossed"]
+    assert score_sheet(KETTINGEN_B, marked).status([]) == "ok"
+
+
+def test_chain_end_leaning_empty_stays_doubtful():
+    # The rules say crossed, the reader says empty: a person decides.
+    a, b = KETTINGEN_B.chains[0]
+    before = verdicts_for(KETTINGEN_B, {a}, {b: "empty"})
+    verdicts, settled = settle(KETTINGEN_B, before)
+    assert settled == [] and states(verdicts) == states(before)
+
+
+def test_toss_up_without_lean_stays_doubtful():
+    a, b = KETTINGEN_B.chains[0]
+    verdicts, settled = settle(KETTINGEN_B, verdicts_for(KETTINGEN_B, {a}, {b: ""}))
+    assert settled == [] and verdicts[b].state == "uncertain"
+
+
+def test_lock_box_without_its_last_number_is_empty():
+    verdicts, settled = settle(CLASSIC, verdicts_for(CLASSIC, {"red-2", "red-3"},
+                                                     {"red-lock": "empty"}))
+    assert verdicts["red-lock"].state == "empty"
+    assert [s.box_id for s in settled] == ["red-lock"]
+
+
+def test_lock_box_after_a_crossed_last_number_stays_doubtful():
+    # Crossed or forgotten: both are legal, so the rules cannot tell.
+    row = ["red-2", "red-3", "red-4", "red-5", "red-6", "red-12"]
+    verdicts, settled = settle(CLASSIC, verdicts_for(CLASSIC, set(row), {"red-lock": "empty"}))
+    assert settled == [] and verdicts["red-lock"].state == "uncertain"
+
+
+def test_last_number_without_five_crosses_before_it_is_empty():
+    verdicts, settled = settle(CLASSIC, verdicts_for(CLASSIC, {"red-2", "red-3"},
+                                                     {"red-12": "empty"}))
+    assert verdicts["red-12"].state == "empty" and [s.box_id for s in settled] == ["red-12"]
+    assert "5 crosses before it" in settled[0].reason
+    verdicts, settled = settle(CLASSIC, verdicts_for(CLASSIC, {"red-2", "red-3"},
+                                                     {"red-12": "crossed"}))
+    assert settled == [] and verdicts["red-12"].state == "uncertain"
+
+
+def test_a_third_lock_is_ruled_out():
+    locked = {f"{row}-{n}" for row in ("red", "yellow") for n in (2, 3, 4, 5, 6, 7, 12)}
+    locked |= {"red-lock", "yellow-lock"}
+    green = {f"green-{n}" for n in (12, 11, 10, 9, 8)}
+    verdicts, settled = settle(CLASSIC, verdicts_for(CLASSIC, locked | green,
+                                                     {"green-2": "empty"}))
+    assert verdicts["green-2"].state == "empty"
+    assert "at most 2" in settled[0].reason
+
+
+def test_nothing_is_settled_on_a_sheet_that_breaks_a_rule_anyway():
+    (a, b), (c, d) = KETTINGEN_B.chains[:2]
+    # c is crossed without its partner d, whatever b turns out to be.
+    verdicts, settled = settle(KETTINGEN_B, verdicts_for(KETTINGEN_B, {a, c}, {b: "crossed"}))
+    assert settled == [] and verdicts[b].state == "uncertain"
+
+
+def test_too_many_doubtful_boxes_are_left_to_a_person():
+    a, b = KETTINGEN_B.chains[0]
+    free = [x.id for x in KETTINGEN_B.boxes if x.kind == "number"
+            and x.id not in {p for chain in KETTINGEN_B.chains for p in chain}]
+    doubtful = {b: "crossed"} | {x: "empty" for x in free[:MAX_DOUBTFUL]}
+    verdicts, settled = settle(KETTINGEN_B, verdicts_for(KETTINGEN_B, {a}, doubtful))
+    assert settled == [] and verdicts[b].state == "uncertain"
