@@ -180,13 +180,15 @@ def overlay_image(result: SheetResult) -> np.ndarray:
     """The rectified sheet with every box outlined by its verdict, and the score.
 
     Outline colours: green crossed, grey empty, orange uncertain, magenta a
-    box named by a rule problem. Needs ``result.rectified`` (BGR).
+    box named by a rule problem; an orange R marks a doubtful box the rules
+    settled. Needs ``result.rectified`` (BGR).
     """
     if result.rectified is None:
         raise ValueError("the sheet result holds no rectified image; scan with keep_images=True")
     ppm = RECT_PX_PER_MM
     sheet_img = result.rectified.copy()
     problem_boxes = {b for v in result.score.violations for b in v.boxes}
+    settled = {s.box_id for s in result.settled}
     for box in result.sheet.boxes:
         verdict = result.verdicts.get(box.id)
         state = getattr(verdict, "state", "empty")
@@ -202,6 +204,9 @@ def overlay_image(result: SheetResult) -> np.ndarray:
                           RULE_PROBLEM, 2, cv2.LINE_AA)
         if state == "uncertain":
             cv2.putText(sheet_img, "?", (p1[0] - 14, p0[1] + 18), cv2.FONT_HERSHEY_SIMPLEX, 0.6,
+                        UNCERTAIN, 2, cv2.LINE_AA)
+        elif box.id in settled:
+            cv2.putText(sheet_img, "R", (p1[0] - 16, p0[1] + 18), cv2.FONT_HERSHEY_SIMPLEX, 0.55,
                         UNCERTAIN, 2, cv2.LINE_AA)
     return np.vstack([sheet_img, _score_strip(result, sheet_img.shape[1])])
 
@@ -225,4 +230,8 @@ def _score_strip(result: SheetResult, width: int) -> np.ndarray:
         cv2.rectangle(strip, (x, 72), (x + 16, 88), colour, 3)
         cv2.putText(strip, label, (x + 22, 86), font, 0.5, (30, 30, 30), 1, cv2.LINE_AA)
         x += 40 + 9 * len(label)
+    if result.settled:
+        cv2.putText(strip, "R", (x, 87), font, 0.55, UNCERTAIN, 2, cv2.LINE_AA)
+        cv2.putText(strip, "settled by the rules", (x + 20, 86), font, 0.5, (30, 30, 30), 1,
+                    cv2.LINE_AA)
     return strip

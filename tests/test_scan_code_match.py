@@ -15,6 +15,7 @@ from qwixx_scan.identify import (
     KnownSheets,
     code_modules,
     match_known_code,
+    match_known_code_picture,
     read_code,
 )
 from qwixx_scan.pipeline import known_layouts
@@ -137,3 +138,45 @@ def test_sharpening_never_turns_an_unknown_or_hidden_code_into_a_known_one():
             assert read_crop(thumb_over(crop, 0.5)) in (None, other_version)
     hidden = thumb_over(code_crop(TREDEN_B.code_payload, seed=8), 0.8)
     assert read_crop(hidden) is None
+
+
+def table_crop(payload: str, *, seed: int, px_per_mm: float = 4.0, blur: float = 1.2,
+               quality: int = 45) -> np.ndarray:
+    """``code_crop`` as a whole-table photo shows it: the sheet at ``px_per_mm``
+    (under 3 px per module), blurred, JPEG-compressed, then warped back up to
+    CODE_PX_PER_MM as read_code does."""
+    sharp = code_crop(payload, blur=0.3, seed=seed)
+    scale = px_per_mm / CODE_PX_PER_MM
+    small = cv2.resize(sharp, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (0, 0), blur)
+    _, jpeg = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    small = cv2.imdecode(jpeg, cv2.IMREAD_GRAYSCALE)
+    return cv2.resize(small, sharp.shape[::-1], interpolation=cv2.INTER_CUBIC)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_code_too_small_for_its_modules_is_recognised_as_a_picture(seed):
+    crop = table_crop(TREDEN_B.code_payload, seed=seed)
+    assert match_known_code(crop, candidates(), code_px=CODE_PX) is None
+    assert match_known_code_picture(crop, candidates(), code_px=CODE_PX) == TREDEN_B.code_payload
+    assert read_crop(crop) == TREDEN_B.code_payload
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_small_code_that_is_not_known_is_never_taken_for_a_known_one(seed):
+    other_version = TREDEN_B.code_payload[:-8] + "0BADF00D"
+    crop = table_crop(other_version, seed=seed)
+    assert match_known_code_picture(crop, candidates(), code_px=CODE_PX) is None
+    assert read_crop(crop) in (None, other_version)
+    assert read_crop(thumb_over(crop, 0.5)) in (None, other_version)
+    # a known sheet's code, when its own payload is not among the known ones
+    crop = table_crop(TREDEN_B.code_payload, seed=seed)
+    others = [p for p in candidates() if p != TREDEN_B.code_payload]
+    assert match_known_code_picture(crop, others, code_px=CODE_PX) is None
+
+
+def test_blank_paper_or_a_hidden_code_is_no_picture_of_a_code():
+    paper = np.full((CODE_PX + 96, CODE_PX + 96), 180, np.uint8)
+    assert match_known_code_picture(paper, candidates(), code_px=CODE_PX) is None
+    hidden = thumb_over(table_crop(TREDEN_B.code_payload, seed=8), 0.8)
+    assert match_known_code_picture(hidden, candidates(), code_px=CODE_PX) is None
