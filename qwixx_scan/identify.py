@@ -375,10 +375,7 @@ def match_known_code(crop: np.ndarray, payloads: list[str], *, code_px: int) -> 
     if len({g.shape for g in grids}) != 1 or crop.shape[0] < code_px or crop.shape[1] < code_px:
         return None
     n = grids[0].shape[0]
-    common = np.mean([_code_picture(p, code_px) for p in payloads], axis=0).astype(np.float32)
-    score = cv2.matchTemplate(crop.astype(np.float32), common, cv2.TM_CCOEFF_NORMED)
-    _, _, _, (x, y) = cv2.minMaxLoc(score)
-    square = crop[y:y + code_px, x:x + code_px].astype(np.float32)
+    square = _code_square(crop, payloads, code_px)
     step = code_px / (n + 2 * QR_BORDER_MODULES)
     # the mean of the middle half of each module (blur spreads its edges)
     centres = (np.arange(n) + QR_BORDER_MODULES + 0.5) * step
@@ -419,10 +416,7 @@ def match_known_code_picture(crop: np.ndarray, payloads: list[str], *,
     if len(payloads) < 2 or len({g.shape for g in grids}) != 1 \
             or crop.shape[0] < code_px or crop.shape[1] < code_px:
         return None
-    common = np.mean([_code_picture(p, code_px) for p in payloads], axis=0).astype(np.float32)
-    score = cv2.matchTemplate(crop.astype(np.float32), common, cv2.TM_CCOEFF_NORMED)
-    _, _, _, (x, y) = cv2.minMaxLoc(score)
-    seen = crop[y:y + code_px, x:x + code_px].astype(np.float64).ravel()
+    seen = _code_square(crop, payloads, code_px).astype(np.float64).ravel()
     best: tuple[float, np.ndarray] | None = None
     for sigma in PICTURE_BLURS_MM:
         pictures = np.array([_code_picture(p, code_px, sigma * CODE_PX_PER_MM).ravel()
@@ -446,6 +440,15 @@ def match_known_code_picture(crop: np.ndarray, payloads: list[str], *,
     close_to_noise = (first <= PICTURE_MAX_RESIDUAL * noise
                       and second >= PICTURE_MIN_RUNNER_UP * first)
     return payloads[int(order[0])] if clear or close_to_noise else None
+
+
+def _code_square(crop: np.ndarray, payloads: list[str], code_px: int) -> np.ndarray:
+    """The ``code_px`` square of ``crop`` (float32) where the known codes'
+    common look (finder patterns, timing, quiet zone) matches best."""
+    common = np.mean([_code_picture(p, code_px) for p in payloads], axis=0).astype(np.float32)
+    score = cv2.matchTemplate(crop.astype(np.float32), common, cv2.TM_CCOEFF_NORMED)
+    _, _, _, (x, y) = cv2.minMaxLoc(score)
+    return crop[y:y + code_px, x:x + code_px].astype(np.float32)
 
 
 def _modules_in_sight(values: np.ndarray, low: float, high: float) -> np.ndarray:
