@@ -101,3 +101,18 @@ def test_too_many_doubtful_boxes_are_left_to_a_person():
     doubtful = {b: "crossed"} | {x: "empty" for x in free[:MAX_DOUBTFUL]}
     verdicts, settled = settle(KETTINGEN_B, verdicts_for(KETTINGEN_B, {a}, doubtful))
     assert settled == [] and verdicts[b].state == "uncertain"
+
+
+def test_settled_boxes_are_reported_in_the_json_and_the_table():
+    from qwixx_scan.pipeline import SheetResult
+    from qwixx_scan.report import sheet_table
+
+    a, b = KETTINGEN_B.chains[0]
+    verdicts, settled = settle(KETTINGEN_B, verdicts_for(KETTINGEN_B, {a}, {b: "crossed"}))
+    marked = [x for x, v in verdicts.items() if v.state == "crossed"]
+    result = SheetResult(sheet=KETTINGEN_B, verdicts=verdicts,
+                         score=score_sheet(KETTINGEN_B, marked), uncertain=[], settled=settled)
+    out = result.to_json()
+    assert out["status"] == "ok" and b in out["marked"] and out["uncertain"] == []
+    assert out["settled"] == [{"box": b, "state": "crossed", "reason": settled[0].reason}]
+    assert f"settled: {b} taken as crossed" in sheet_table("anna.jpg", result)
