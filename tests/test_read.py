@@ -132,6 +132,10 @@ def test_a_doubtful_probability_or_a_disagreeing_ink_amount_is_uncertain():
     assert decide("red-2", 0.001, 40.0, 35.0).state == "uncertain"
     # Much shade but little deep ink: a shadow, and the network is believed.
     assert decide("red-2", 0.001, 45.0, 5.0).state == "empty"
+    # On a sheet whose player's crosses can be very faint, "empty" needs more.
+    assert decide("red-2", 0.03, 0.3, 0.0).state == "empty"
+    assert decide("red-2", 0.03, 0.3, 0.0, faint_marks=True).state == "uncertain"
+    assert decide("red-2", 0.001, 0.0, 0.0, faint_marks=True).state == "empty"
     # The state the evidence points to is kept for the rules (qwixx_scan.settle).
     assert decide("red-2", 0.999, 0.0, 0.0).lean == "crossed"
     assert decide("red-2", 0.3, 2.0, 0.0).lean == "empty"
