@@ -31,6 +31,9 @@ from qwixx_print.rules import score_sheet
 #: six doubtful boxes, one of them would have been settled wrongly from a
 #: misread last number).
 MAX_DOUBTFUL = 2
+#: Up to this many doubtful boxes, every reading of them is tried to tell
+#: whether the sheet can be legal at all (:func:`legal_reading_exists`).
+MAX_ENUMERATED = 8
 
 
 @dataclass(frozen=True)
@@ -73,6 +76,19 @@ def settle(sheet: Sheet, verdicts: dict[str, Any]) -> tuple[dict[str, Any], list
                               note=f"settled by the rules: {reason}")
         settled.append(Settled(box_id, state, reason))
     return out, settled
+
+
+def legal_reading_exists(sheet: Sheet, verdicts: dict[str, Any]) -> bool:
+    """Whether some reading of the doubtful boxes (crossed or empty each)
+    makes the sheet legal. Then a rule error of the sheet as read is only a
+    consequence of how the doubt is resolved, not a sign that the sheet
+    breaks a rule. False with more than MAX_ENUMERATED doubtful boxes."""
+    crossed = {b for b, v in verdicts.items() if v.state == "crossed"}
+    doubtful = [b.id for b in sheet.boxes if b.id in verdicts and verdicts[b.id].state == "uncertain"]
+    if len(doubtful) > MAX_ENUMERATED:
+        return False
+    return any(not _errors(sheet, crossed, doubtful, choice)
+               for choice in product((False, True), repeat=len(doubtful)))
 
 
 def _errors(sheet: Sheet, crossed: set[str], doubtful: list[str],
