@@ -54,8 +54,7 @@ def settle(sheet: Sheet, verdicts: dict[str, Any]) -> tuple[dict[str, Any], list
     ``verdicts``: box id -> :class:`qwixx_scan.read.BoxVerdict` (``state``,
     ``lean``). Settled boxes get the settled state and keep the rest.
     """
-    crossed = {b for b, v in verdicts.items() if v.state == "crossed"}
-    doubtful = [b.id for b in sheet.boxes if b.id in verdicts and verdicts[b.id].state == "uncertain"]
+    crossed, doubtful = _crossed_and_doubtful(sheet, verdicts)
     if not doubtful or len(doubtful) > MAX_DOUBTFUL:
         return verdicts, []
     legal = [choice for choice in product((False, True), repeat=len(doubtful))
@@ -83,12 +82,17 @@ def legal_reading_exists(sheet: Sheet, verdicts: dict[str, Any]) -> bool:
     makes the sheet legal. Then a rule error of the sheet as read is only a
     consequence of how the doubt is resolved, not a sign that the sheet
     breaks a rule. False with more than MAX_ENUMERATED doubtful boxes."""
-    crossed = {b for b, v in verdicts.items() if v.state == "crossed"}
-    doubtful = [b.id for b in sheet.boxes if b.id in verdicts and verdicts[b.id].state == "uncertain"]
+    crossed, doubtful = _crossed_and_doubtful(sheet, verdicts)
     if len(doubtful) > MAX_ENUMERATED:
         return False
     return any(not _errors(sheet, crossed, doubtful, choice)
                for choice in product((False, True), repeat=len(doubtful)))
+
+
+def _crossed_and_doubtful(sheet: Sheet, verdicts: dict[str, Any]) -> tuple[set[str], list[str]]:
+    crossed = {b for b, v in verdicts.items() if v.state == "crossed"}
+    doubtful = [b.id for b in sheet.boxes if b.id in verdicts and verdicts[b.id].state == "uncertain"]
+    return crossed, doubtful
 
 
 def _errors(sheet: Sheet, crossed: set[str], doubtful: list[str],
