@@ -62,6 +62,19 @@ class BoxClassifier:
         return np.where(disagree, 0.5, p[-1])
 
 
+    def turned_probability(self, inputs: np.ndarray) -> np.ndarray:
+        """P(crossed) by the deciding network for ``inputs`` turned half round
+        (print and marks turned together). It learned mirrored boxes too, so
+        it should say the same; where it does not, it is not sure."""
+        if len(inputs) == 0:
+            return np.zeros(0, np.float32)
+        blob = np.ascontiguousarray(inputs[:, :, ::-1, ::-1], np.float32)
+        with self._lock:
+            self._nets[-1].setInput(blob)
+            logits = self._nets[-1].forward().reshape(-1).astype(np.float64)
+        return 1.0 / (1.0 + np.exp(-logits))
+
+
 _classifier: BoxClassifier | None = None
 
 

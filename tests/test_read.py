@@ -136,6 +136,9 @@ def test_a_doubtful_probability_or_a_disagreeing_ink_amount_is_uncertain():
     assert decide("red-2", 0.03, 0.3, 0.0).state == "empty"
     assert decide("red-2", 0.03, 0.3, 0.0, faint_marks=True).state == "uncertain"
     assert decide("red-2", 0.001, 0.0, 0.0, faint_marks=True).state == "empty"
+    # Read empty, but crossed once turned half round: the network is not sure.
+    assert decide("red-2", 0.001, 5.0, 0.3, turned_p=0.99).state == "uncertain"
+    assert decide("red-2", 0.001, 5.0, 0.3, turned_p=0.01).state == "empty"
     # The state the evidence points to is kept for the rules (qwixx_scan.settle).
     assert decide("red-2", 0.999, 0.0, 0.0).lean == "crossed"
     assert decide("red-2", 0.3, 2.0, 0.0).lean == "empty"
@@ -219,3 +222,18 @@ def test_rejects_an_image_that_is_not_the_rectified_sheet(classic):
         read_marks(np.zeros((100, 100, 3), np.uint8), classic, px_per_mm=PX)
     with pytest.raises(ValueError, match="px_per_mm"):
         read_marks(blank(classic), classic, px_per_mm=0)
+
+
+def test_a_box_turned_half_round_reads_as_it_did(classic):
+    # The second look at inky empty boxes relies on this: print and marks
+    # turned together are the same box to the network.
+    from qwixx_scan.blank import blank_reference
+    from qwixx_scan.box_model import box_classifier
+    from qwixx_scan.read import box_inputs
+
+    marked = ["red-3", "red-4", "yellow-6", "green-9", "blue-2", "penalty-1"]
+    image, _ = draw(classic, marked, kind="check", pen="pencil", seed=3)
+    inputs, _ = box_inputs(as_photo(image), classic, blank_reference(classic, PX))
+    turned = box_classifier().turned_probability(inputs)
+    want = np.array([b.id in marked for b in classic.boxes])
+    assert (turned[want] > 0.9).all() and (turned[~want] < 0.1).all()
