@@ -49,18 +49,12 @@ class BoxClassifier:
         if len(inputs) == 0:
             return np.zeros(0, np.float32)
         blob = np.ascontiguousarray(inputs, np.float32)
-        probabilities = []
         with self._lock:
-            for net in self._nets:
-                net.setInput(blob)
-                logits = net.forward().reshape(-1).astype(np.float64)
-                probabilities.append(1.0 / (1.0 + np.exp(-logits)))
-        p = np.array(probabilities)
+            p = np.array([_probability(net, blob) for net in self._nets])
         # The last network decides; where another is sure of the opposite,
         # the box is a toss-up (0.5): something one of them has not learned.
         disagree = (p.max(axis=0) >= SURE) & (p.min(axis=0) <= 1 - SURE)
         return np.where(disagree, 0.5, p[-1])
-
 
     def turned_probability(self, inputs: np.ndarray) -> np.ndarray:
         """P(crossed) by the deciding network for ``inputs`` turned half round
@@ -70,9 +64,14 @@ class BoxClassifier:
             return np.zeros(0, np.float32)
         blob = np.ascontiguousarray(inputs[:, :, ::-1, ::-1], np.float32)
         with self._lock:
-            self._nets[-1].setInput(blob)
-            logits = self._nets[-1].forward().reshape(-1).astype(np.float64)
-        return 1.0 / (1.0 + np.exp(-logits))
+            return _probability(self._nets[-1], blob)
+
+
+def _probability(net: cv2.dnn.Net, blob: np.ndarray) -> np.ndarray:
+    """One network's P(crossed) per box of ``blob`` (its logits through a sigmoid)."""
+    net.setInput(blob)
+    logits = net.forward().reshape(-1).astype(np.float64)
+    return 1.0 / (1.0 + np.exp(-logits))
 
 
 _classifier: BoxClassifier | None = None

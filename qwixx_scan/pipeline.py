@@ -8,7 +8,7 @@ bad photo never stops a batch.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +31,7 @@ from .rectify import (
     outside_sides,
     rectify,
 )
-from .settle import Settled, legal_reading_exists, settle
+from .settle import Settled, doubt_aware, settle
 
 #: The id of the corner marker next to the code.
 BOTTOM_RIGHT = 2
@@ -310,27 +310,11 @@ def _read_sheet(picture: Picture, gray: np.ndarray, group: MarkerGroup, size_mm:
     marked = [v.box_id for v in verdicts.values() if v.state == "crossed"]
     uncertain = [b.id for b in sheet.boxes
                  if b.id in verdicts and verdicts[b.id].state == "uncertain"]
-    score = _doubt_aware(score_sheet(sheet, marked), sheet, verdicts, uncertain)
+    score = doubt_aware(score_sheet(sheet, marked), sheet, verdicts)
     return SheetResult(sheet=sheet, verdicts=verdicts, score=score, uncertain=uncertain,
                        settled=settled, page=picture.page, fit_error_mm=fit.error_mm,
                        corners_px=_trim_corners_px(fit, sheet, image is picture.image, picture),
                        rectified=rectified if keep_images else None)
-
-
-def _doubt_aware(score: SheetScore, sheet: Sheet, verdicts: dict[str, Any],
-                 uncertain: list[str]) -> SheetScore:
-    """``score`` with its rule errors turned into warnings when some reading of
-    the doubtful boxes makes the sheet legal: the sheet needs a look
-    (``review``), it is not shown to break a rule (``invalid``)."""
-    if not score.errors or not uncertain or not legal_reading_exists(sheet, verdicts):
-        return score
-    doubt = ", ".join(uncertain)
-    violations = tuple(
-        replace(v, severity="warning",
-                message=f"{v.message} (unless a doubtful box is read otherwise: {doubt})")
-        if v.severity == "error" else v
-        for v in score.violations)
-    return replace(score, violations=violations)
 
 
 def _trim_corners_px(fit: SheetFit, sheet: Sheet, on_working_image: bool,

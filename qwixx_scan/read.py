@@ -97,6 +97,9 @@ EMPTY_P = 0.1
 #: hardly ever by 0.4 (at most 12 mm^2 of 45,000 empty boxes), while boxes
 #: hatched solid in a way the networks had not seen, read empty, hold
 #: 26-41 mm^2 of it (benchmarks/unseen_marks_benchmark.py).
+DEEP_INK_DARKNESS = 0.4
+EMPTY_MAX_DEEP_INK_MM2 = 18.0
+CROSSED_MIN_INK_MM2 = 0.05
 #: A sheet where some box is read crossed holding less than FAINT_MARK_MM2 of
 #: ink was marked with a very faint pen (hard pencil, a pale print): the
 #: network may miss a mark there, so a box reads empty only at a crossed
@@ -105,6 +108,7 @@ EMPTY_P = 0.1
 #: to a tick read crossed with 0.11 mm^2; over 1,000 sheets of four photo
 #: sets this made at most one empty box per set doubtful.
 FAINT_MARK_MM2 = 0.5
+FAINT_EMPTY_P = 0.005
 #: A box read empty that holds TURN_CHECK_INK_MM2 of ink or more is shown to
 #: the deciding network once more, turned half round; it learned mirrored
 #: boxes as well, so a box it then reads crossed (at TURNED_CROSSED_P or
@@ -113,10 +117,6 @@ FAINT_MARK_MM2 = 0.5
 #: such boxes of three benchmark sets, no empty one read crossed turned.
 TURN_CHECK_INK_MM2 = 1.0
 TURNED_CROSSED_P = 0.5
-FAINT_EMPTY_P = 0.005
-DEEP_INK_DARKNESS = 0.4
-EMPTY_MAX_DEEP_INK_MM2 = 18.0
-CROSSED_MIN_INK_MM2 = 0.05
 
 
 @dataclass(frozen=True)

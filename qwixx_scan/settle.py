@@ -24,7 +24,7 @@ from itertools import product
 from typing import Any
 
 from qwixx_print.layout import Sheet
-from qwixx_print.rules import score_sheet
+from qwixx_print.rules import SheetScore, score_sheet
 
 #: A sheet with more doubtful boxes than this was read poorly: its confident
 #: verdicts are not trusted enough to reason from (on a benchmark photo with
@@ -87,6 +87,22 @@ def legal_reading_exists(sheet: Sheet, verdicts: dict[str, Any]) -> bool:
         return False
     return any(not _errors(sheet, crossed, doubtful, choice)
                for choice in product((False, True), repeat=len(doubtful)))
+
+
+def doubt_aware(score: SheetScore, sheet: Sheet, verdicts: dict[str, Any]) -> SheetScore:
+    """``score`` (of the crossed boxes in ``verdicts``) with its rule errors
+    turned into warnings when some reading of the doubtful boxes makes the
+    sheet legal: the sheet needs a look (``review``), it is not shown to
+    break a rule (``invalid``)."""
+    if not score.errors or not legal_reading_exists(sheet, verdicts):
+        return score
+    doubt = ", ".join(_crossed_and_doubtful(sheet, verdicts)[1])
+    violations = tuple(
+        replace(v, severity="warning",
+                message=f"{v.message} (unless a doubtful box is read otherwise: {doubt})")
+        if v.severity == "error" else v
+        for v in score.violations)
+    return replace(score, violations=violations)
 
 
 def _crossed_and_doubtful(sheet: Sheet, verdicts: dict[str, Any]) -> tuple[set[str], list[str]]:

@@ -119,14 +119,13 @@ def test_settled_boxes_are_reported_in_the_json_and_the_table():
 
 
 def test_a_rule_error_that_a_doubtful_box_may_undo_makes_review_not_invalid():
-    from qwixx_scan.pipeline import _doubt_aware
-    from qwixx_scan.settle import legal_reading_exists
+    from qwixx_scan.settle import doubt_aware, legal_reading_exists
 
     a, b = KETTINGEN_B.chains[0]
     # b leans empty, so it is not settled; crossed, the sheet would be legal.
     verdicts, _ = settle(KETTINGEN_B, verdicts_for(KETTINGEN_B, {a}, {b: "empty"}))
     assert legal_reading_exists(KETTINGEN_B, verdicts)
-    score = _doubt_aware(score_sheet(KETTINGEN_B, [a]), KETTINGEN_B, verdicts, [b])
+    score = doubt_aware(score_sheet(KETTINGEN_B, [a]), KETTINGEN_B, verdicts)
     assert score.status([b]) == "review"
     assert [v.severity for v in score.violations] == ["warning"]
     assert b in score.violations[0].message
@@ -134,5 +133,5 @@ def test_a_rule_error_that_a_doubtful_box_may_undo_makes_review_not_invalid():
     (c, d) = KETTINGEN_B.chains[1]
     verdicts, _ = settle(KETTINGEN_B, verdicts_for(KETTINGEN_B, {a, c}, {b: "empty"}))
     assert not legal_reading_exists(KETTINGEN_B, verdicts)
-    score = _doubt_aware(score_sheet(KETTINGEN_B, [a, c]), KETTINGEN_B, verdicts, [b])
+    score = doubt_aware(score_sheet(KETTINGEN_B, [a, c]), KETTINGEN_B, verdicts)
     assert score.status([b]) == "invalid"
