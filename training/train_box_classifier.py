@@ -23,7 +23,7 @@ Data (fixed seeds, all >= 100000 so that they never meet the benchmarks'):
 Each box gives the reader's own input (``qwixx_scan.read.box_inputs``) and
 its label (in the truth's ``marked``). Needs PyTorch and onnx (training
 only: ``pip install torch==2.13.0 onnx``; the scanner runs the exported
-ONNX with OpenCV). The scanner runs two networks (qwixx_scan/box_model.py:
+ONNX with ONNX Runtime). The scanner runs two networks (qwixx_scan/box_model.py:
 ``b`` decides, a box where ``a`` is sure of the opposite is doubtful):
 member ``a`` was trained with photogen version 1 (exact prints; the photogen
 of commit 9a814af) on ``generate --flat 1200 --photos 300 --start 0`` and
