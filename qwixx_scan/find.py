@@ -106,10 +106,11 @@ def _detector(window_sizes: tuple[int, int, int]) -> cv2.aruco.ArucoDetector:
     return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(ARUCO_DICT), params)
 
 
-#: Two thresholding windows find every marker of ordinary photos in half the
-#: time of three (measured on 150 generated photos: the same markers found);
-#: the thorough detector, with more windows, is the second look.
-_FAST_WINDOWS = (7, 27, 20)
+#: One thresholding window of 15 px finds the markers of ordinary photos in
+#: half the time of two (7 and 27 px): on 800 generated single-sheet photos
+#: it missed 2 of 3,808 markers the pair found, and those photos get the
+#: thorough detector, with more windows, as their second look anyway.
+_FAST_WINDOWS = (15, 15, 1)
 _THOROUGH_WINDOWS = (3, 43, 8)
 _DETECTORS: dict[tuple[int, int, int], cv2.aruco.ArucoDetector] = {}
 
