@@ -224,10 +224,10 @@ def load_data(folder: Path):
     return {k: np.concatenate([p[k] for p in parts]) for k in ("x", "y", "seed", "photo")}
 
 
-def train(folder: Path, epochs: int, threads: int, member: str) -> None:
+def train(folder: Path, epochs: int, threads: int, member: str, seed: int = 0) -> None:
     import torch
 
-    torch.manual_seed(0)
+    torch.manual_seed(seed)
     torch.set_num_threads(threads)
     data = load_data(folder)
     # Held out: whole sheets (seed % 10 == 0), for calibration and thresholds.
@@ -240,7 +240,7 @@ def train(folder: Path, epochs: int, threads: int, member: str) -> None:
     steps = epochs * (len(y_train) // 256 + 1)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
     loss_fn = torch.nn.BCEWithLogitsLoss()
-    rng = np.random.default_rng(0)
+    rng = np.random.default_rng(seed)
     for epoch in range(epochs):
         net.train()
         order = rng.permutation(len(y_train))
@@ -358,8 +358,10 @@ def main() -> None:
     t.add_argument("--data", type=Path, required=True)
     t.add_argument("--epochs", type=int, default=8)
     t.add_argument("--threads", type=int, default=2)
-    t.add_argument("--member", choices=["a", "b"], default="b",
-                   help="which of the scanner's two networks to write")
+    t.add_argument("--member", choices=["a", "b", "c"], default="b",
+                   help="which of the scanner's networks to write")
+    t.add_argument("--seed", type=int, default=0,
+                   help="seed of the starting weights and the batch order")
     c = sub.add_parser("calibrate")
     c.add_argument("--photos", type=int, default=150)
     c.add_argument("--jobs", type=int, default=2)
@@ -367,7 +369,7 @@ def main() -> None:
     if args.command == "generate":
         generate(args.out, args.flat, args.photos, args.jobs, args.start)
     elif args.command == "train":
-        train(args.data, args.epochs, args.threads, args.member)
+        train(args.data, args.epochs, args.threads, args.member, args.seed)
     else:
         calibrate(args.photos, args.jobs)
 
