@@ -1,15 +1,17 @@
 """The learned box classifier: probability that a player crossed a box.
 
-Two small convolutional networks (trained by training/train_box_classifier.py
+Three small convolutional networks (trained by training/train_box_classifier.py
 on generated photos, shipped as ONNX in ``models/``) run with ONNX Runtime
-(one network, one sheet's boxes, one core: 10 ms, where OpenCV's DNN module
-took 18 ms; the pair was a fifth of a scan's time). They learned from
-different photos (``a``: sheets printed exactly as designed; ``b``: also
-paler, grey and colour-shifted prints, inks of every shade, boxes hatched
-solid, and more of them). ``b`` decides; where ``a`` is sure of the
-opposite, the box is a toss-up and goes to review: a mark one of them has
-not learned is not scored on the other's word alone. Their input per box
-is built by :func:`qwixx_scan.read.box_inputs`: 6 channels of
+(one network, one sheet's boxes, one core: about 5 ms, where OpenCV's DNN
+module took 11 ms). They learned from different photos (``a``: sheets
+printed exactly as designed; ``b`` and ``c``: also paler, grey and
+colour-shifted prints, inks of every shade, boxes hatched solid, and more
+of them; ``c`` from more photos and longer). ``b`` and ``c`` decide
+together (the mean of their probabilities: on 600 fresh photos the pair
+made 3 wrong boxes where ``b`` alone made 10); where any two of the three are sure of
+opposite verdicts, the box is a toss-up and goes to review: a mark one of
+them has not learned is not scored on the others' word alone. Their input
+per box is built by :func:`qwixx_scan.read.box_inputs`: 6 channels of
 INPUT_PX x INPUT_PX pixels covering the box and 1.8 mm around it (about
 4 px/mm): the photo with paper = 1 (BGR) and the blank sheet (BGR, 0..1),
 so that the network knows what is print.
@@ -26,11 +28,12 @@ import onnxruntime
 INPUT_PX = 48
 INPUT_CHANNELS = 6
 #: Two networks this sure of opposite verdicts make a box a toss-up. (On
-#: the benchmarks, averaging the two sent 2-10 % more sheets to review than
-#: ``b`` alone; this check costs none and still catches what ``a`` knows.)
+#: the benchmarks, averaging ``a`` in as well sent 2-10 % more sheets to
+#: review; this check costs none and still catches what ``a`` knows.)
 SURE = 0.8
 MODELS = Path(__file__).resolve().parent / "models"
-MODEL_PATHS = (MODELS / "box_classifier_a.onnx", MODELS / "box_classifier_b.onnx")
+#: The first network only vetoes; the others decide together.
+MODEL_PATHS = tuple(MODELS / f"box_classifier_{member}.onnx" for member in "abc")
 
 
 class BoxClassifier:
@@ -51,24 +54,25 @@ class BoxClassifier:
 
     def crossed_probability(self, inputs: np.ndarray) -> np.ndarray:
         """P(crossed) per box for ``inputs`` (n x INPUT_CHANNELS x INPUT_PX x INPUT_PX
-        float32): the last network's, or 0.5 where another is sure of the opposite."""
+        float32): the deciding networks' mean, or 0.5 where two networks are
+        sure of opposite verdicts."""
         if len(inputs) == 0:
             return np.zeros(0, np.float32)
         blob = np.ascontiguousarray(inputs, np.float32)
         p = np.array([_probability(net, blob) for net in self._nets])
-        # The last network decides; where another is sure of the opposite,
-        # the box is a toss-up (0.5): something one of them has not learned.
+        # Where two are sure of opposite verdicts, the box is a toss-up
+        # (0.5): something one of them has not learned.
         disagree = (p.max(axis=0) >= SURE) & (p.min(axis=0) <= 1 - SURE)
-        return np.where(disagree, 0.5, p[-1])
+        return np.where(disagree, 0.5, p[1:].mean(axis=0))
 
     def turned_probability(self, inputs: np.ndarray) -> np.ndarray:
-        """P(crossed) by the deciding network for ``inputs`` turned half round
-        (print and marks turned together). It learned mirrored boxes too, so
-        it should say the same; where it does not, it is not sure."""
+        """P(crossed) by the deciding networks for ``inputs`` turned half round
+        (print and marks turned together). They learned mirrored boxes too, so
+        they should say the same; where they do not, they are not sure."""
         if len(inputs) == 0:
             return np.zeros(0, np.float32)
         blob = np.ascontiguousarray(inputs[:, :, ::-1, ::-1], np.float32)
-        return _probability(self._nets[-1], blob)
+        return np.mean([_probability(n, blob) for n in self._nets[1:]], axis=0)
 
 
 def _probability(net: onnxruntime.InferenceSession, blob: np.ndarray) -> np.ndarray:
