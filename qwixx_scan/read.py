@@ -276,8 +276,9 @@ def global_correction(photo_gray_half: np.ndarray, ref: BlankReference,
 
 def _subpixel(result: np.ndarray, x: int, y: int) -> tuple[float, float]:
     def vertex(a: float, b: float, c: float) -> float:
+        a, b, c = float(a), float(b), float(c)  # plain floats: called ~100 times a sheet
         d = a - 2 * b + c
-        return 0.0 if d >= 0 else float(np.clip(0.5 * (a - c) / d, -0.5, 0.5))
+        return 0.0 if d >= 0 else min(0.5, max(-0.5, 0.5 * (a - c) / d))
 
     h, w = result.shape
     dx = vertex(result[y, x - 1], result[y, x], result[y, x + 1]) if 0 < x < w - 1 else 0.0
@@ -419,7 +420,7 @@ def box_inputs(rectified: np.ndarray, sheet: Sheet,
     plans = _box_plans(ref, sheet)
     raw = [_raw_window(padded, pad, plan, off) for plan, off in zip(plans, offsets)]
     levels = _box_levels(np.array([level for _, level, _ in raw]))
-    levels, covered = _covered_boxes(levels, _neighbours(boxes))
+    levels, covered = _covered_boxes(levels, boxes)
     inputs = np.empty((len(plans), INPUT_CHANNELS, INPUT_PX, INPUT_PX), np.float32)
     ink_mm2 = np.empty((len(plans), 2), np.float32)
     for k, (plan, (photo, _, cells), level) in enumerate(zip(plans, raw, levels)):
@@ -531,15 +532,25 @@ def _box_distances(boxes: tuple[Box, ...]) -> np.ndarray:
     return _distances[boxes]
 
 
-def _neighbours(boxes: tuple[Box, ...]) -> list[np.ndarray]:
-    """Per box, the indices of the other boxes within LEVEL_NEIGHBOUR_MM."""
-    dist = _box_distances(boxes)
-    return [np.flatnonzero((d < LEVEL_NEIGHBOUR_MM) & (np.arange(len(d)) != i))
-            for i, d in enumerate(dist)]
+_neighbour_tables: dict[tuple[Box, ...], tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _neighbour_table(boxes: tuple[Box, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """Per box, the indices of the other boxes within LEVEL_NEIGHBOUR_MM (rows
+    padded with the box's own index) and how many there are; once per sheet."""
+    if boxes not in _neighbour_tables:
+        dist = _box_distances(boxes)
+        near = (dist < LEVEL_NEIGHBOUR_MM) & ~np.eye(len(boxes), dtype=bool)
+        counts = near.sum(axis=1)
+        table = np.repeat(np.arange(len(boxes))[:, None], max(1, int(counts.max())), axis=1)
+        for i, row in enumerate(near):
+            table[i, :counts[i]] = np.flatnonzero(row)
+        _neighbour_tables[boxes] = (table, counts)
+    return _neighbour_tables[boxes]
 
 
 def _covered_boxes(levels: np.ndarray,
-                   neighbours: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+                   boxes: tuple[Box, ...]) -> tuple[np.ndarray, np.ndarray]:
     """Boxes whose own paper level was measured on ink, and better levels for them.
 
     A box's paper level comes from the lightest part of its inside; a box
@@ -550,17 +561,21 @@ def _covered_boxes(levels: np.ndarray,
     channel relatively darker than the others), which light is not. Such a
     box takes its neighbours' level. Returns (levels, covered mask).
     """
-    out = levels.copy()
-    covered = np.zeros(len(levels), bool)
-    for i, near in enumerate(neighbours):
-        if len(near) < 3:
-            continue
-        expected = np.percentile(levels[near], LEVEL_NEIGHBOUR_PCT, axis=0)
-        ratio = levels[i] / np.maximum(expected, 1e-3)
-        if ratio.min() < COVERED_DARK or ratio.min() < COVERED_TINT * ratio.max():
-            out[i] = expected
-            covered[i] = True
-    return out, covered
+    table, counts = _neighbour_table(boxes)
+    # The percentile of each box's neighbours (all boxes at once, by
+    # np.percentile's linear rule): padding sorts last and is never reached.
+    ordered = np.sort(np.where((np.arange(table.shape[1]) < counts[:, None])[:, :, None],
+                               levels[table], 1e30), axis=1)
+    position = LEVEL_NEIGHBOUR_PCT / 100 * np.maximum(counts - 1, 0)
+    below = np.floor(position).astype(int)
+    above = np.minimum(below + 1, np.maximum(counts - 1, 0))
+    rows = np.arange(len(levels))
+    low, high = ordered[rows, below], ordered[rows, above]
+    expected = low + (high - low) * (position - below)[:, None]
+    ratio = levels / np.maximum(expected, 1e-3)
+    covered = (counts >= 3) & ((ratio.min(axis=1) < COVERED_DARK)
+                               | (ratio.min(axis=1) < COVERED_TINT * ratio.max(axis=1)))
+    return np.where(covered[:, None], expected, levels), covered
 
 
 def _normalise(photo: np.ndarray, level: np.ndarray, cells: np.ndarray) -> np.ndarray:
