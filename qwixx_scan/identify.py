@@ -173,11 +173,16 @@ def read_code(gray: np.ndarray, fit: SheetFit,
     m = CODE_MARGIN_MM
     region = (x0 - m, y0 - m, x1 + m, y1 + m)
     crop = rectify(gray, fit, size_mm, px_per_mm=CODE_PX_PER_MM, region_mm=region)
+    payloads = list(known_payloads)
+    n_modules = code_module_count(payloads)
+    if n_modules:
+        text = _decode_in_place(crop, (x1 - x0, y1 - y0), n_modules)
+        if text:
+            return text
     for candidate in _variants(crop):
         text = _decode(candidate)
         if text:
             return text
-    payloads = list(known_payloads)
     if payloads:
         code_px = round((x1 - x0) * CODE_PX_PER_MM)
         # A code blurred over half a module looks as smooth as a thumb to the
@@ -494,12 +499,37 @@ def _variants(gray: np.ndarray):
 _QR: cv2.QRCodeDetector | None = None
 
 
-def _decode(gray: np.ndarray) -> str | None:
+def _qr() -> cv2.QRCodeDetector:
     global _QR
     if _QR is None:
         _QR = cv2.QRCodeDetector()
+    return _QR
+
+
+def _decode(gray: np.ndarray) -> str | None:
     try:
-        text, _points, _ = _QR.detectAndDecode(gray)
+        text, _points, _ = _qr().detectAndDecode(gray)
+    except cv2.error:
+        return None
+    return text or None
+
+
+def _decode_in_place(crop: np.ndarray, code_mm: tuple[float, float], n_modules: int) -> str | None:
+    """Decode the code where the sheet's fit puts it in ``crop`` (the code
+    area warped with CODE_MARGIN_MM around it), skipping the detector.
+
+    Finding the code costs the decoder three quarters of its time; with the
+    place known it decoded 105 of 151 codes of generated photos in 2.5 ms
+    each, where detecting too read 141 in 10 ms. What it reads is the same
+    full decode (error correction included); the rest get the detector.
+    """
+    module = code_mm[0] / (n_modules + 2 * QR_BORDER_MODULES)
+    x0 = y0 = (CODE_MARGIN_MM + QR_BORDER_MODULES * module) * CODE_PX_PER_MM
+    x1 = (CODE_MARGIN_MM + code_mm[0] - QR_BORDER_MODULES * module) * CODE_PX_PER_MM
+    y1 = (CODE_MARGIN_MM + code_mm[1] - QR_BORDER_MODULES * module) * CODE_PX_PER_MM
+    corners = np.float32([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]])
+    try:
+        text, _ = _qr().decode(crop, corners)
     except cv2.error:
         return None
     return text or None
