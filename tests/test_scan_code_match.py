@@ -11,8 +11,10 @@ import pytest
 from qwixx_print.layout import load_layout
 from qwixx_print.sheet_art import QR_BORDER_MODULES
 from qwixx_scan.identify import (
+    CODE_MARGIN_MM,
     CODE_PX_PER_MM,
     KnownSheets,
+    _decode_in_place,
     code_modules,
     match_known_code,
     match_known_code_picture,
@@ -180,3 +182,20 @@ def test_blank_paper_or_a_hidden_code_is_no_picture_of_a_code():
     assert match_known_code_picture(paper, candidates(), code_px=CODE_PX) is None
     hidden = thumb_over(table_crop(TREDEN_B.code_payload, seed=8), 0.8)
     assert match_known_code_picture(hidden, candidates(), code_px=CODE_PX) is None
+
+
+def test_a_code_where_the_fit_puts_it_is_decoded_without_the_detector():
+    # The fast path of read_code: the crop is the code area warped with
+    # CODE_MARGIN_MM around it, so the code's corners are known.
+    margin = round(CODE_MARGIN_MM * CODE_PX_PER_MM)
+    code_mm = (TREDEN_B.furniture.code.w, TREDEN_B.furniture.code.h)
+    n = code_modules(TREDEN_B.code_payload).shape[0]
+    crop = code_crop(TREDEN_B.code_payload, blur=1.0, seed=4, offset=(margin, margin))
+    assert _decode_in_place(crop, code_mm, n) == TREDEN_B.code_payload
+    # an unknown version's code decodes as itself, for the layout check to refuse
+    other_version = TREDEN_B.code_payload[:-8] + "0BADF00D"
+    crop = code_crop(other_version, blur=1.0, seed=4, offset=(margin, margin))
+    assert _decode_in_place(crop, code_mm, n) == other_version
+    # a code elsewhere in the crop is left to the detector, not misread
+    crop = code_crop(TREDEN_B.code_payload, blur=1.0, seed=4, offset=(margin + 30, margin + 24))
+    assert _decode_in_place(crop, code_mm, n) in (None, TREDEN_B.code_payload)
