@@ -322,7 +322,7 @@ class _BoxPlan:
     around the box. ``darkest``: the window's darkest blank values (a view
     of the reference's uint8 image: the plans of every sheet stay cached).
     ``blank_input``: the blank's channels of the network input. ``interior``:
-    the window's pixels inside the box less its outline band.
+    the rows and columns of the window inside the box less its outline band.
     """
 
     box: Box
@@ -335,7 +335,7 @@ class _BoxPlan:
     cell_starts: np.ndarray
     around: tuple[tuple[np.ndarray, np.ndarray], ...]  # like light, outside the box
     blank_input: np.ndarray  # 3 x INPUT_PX x INPUT_PX
-    interior: np.ndarray
+    interior: tuple[slice, slice]
 
 
 _plans: dict[tuple[int, str], list[_BoxPlan]] = {}
@@ -372,9 +372,8 @@ def _plan(ref: BlankReference, box: Box) -> _BoxPlan:
     h, w = flat.shape
     cells = (light_index // w * LIGHT_CELLS // h) * LIGHT_CELLS + light_index % w * LIGHT_CELLS // w
     counts = np.bincount(cells, minlength=LIGHT_CELLS * LIGHT_CELLS)
-    interior = np.zeros_like(flat)
     ix0, iy0, ix1, iy1 = _rect_px(box, ref.px_per_mm, -INTERIOR_INSET_MM)
-    interior[iy0 - y0:iy1 - y0, ix0 - x0:ix1 - x0] = True
+    interior = (slice(iy0 - y0, iy1 - y0), slice(ix0 - x0, ix1 - x0))
     blank_input = cv2.resize(blank, (INPUT_PX, INPUT_PX), interpolation=cv2.INTER_AREA)
     return _BoxPlan(box=box, window=(x0, y0, x1, y1),
                     darkest=ref.darkest[y0:y1, x0:x1],
@@ -427,10 +426,8 @@ def box_inputs(rectified: np.ndarray, sheet: Sheet,
         if covered[k]:
             cells = np.ones_like(cells)  # measured on ink, not on paper
         photo = _normalise(photo, level, cells)
-        darkest = plan.darkest.astype(np.float32) * np.float32(1 / 255)
-        b, g, r = cv2.split(cv2.subtract(darkest, photo))
-        dark = cv2.max(cv2.max(b, g), r)
-        inside = dark[plan.interior]
+        darkest = plan.darkest[plan.interior].astype(np.float32) * np.float32(1 / 255)
+        inside = cv2.subtract(darkest, np.ascontiguousarray(photo[plan.interior])).max(axis=2)
         ink_mm2[k] = (np.count_nonzero(inside > INK_DARKNESS) / p**2,
                       np.count_nonzero(inside > DEEP_INK_DARKNESS) / p**2)
         small = cv2.resize(np.minimum(photo, 1.5), (INPUT_PX, INPUT_PX),
