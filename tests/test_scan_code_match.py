@@ -188,7 +188,7 @@ def test_a_code_where_the_fit_puts_it_is_decoded_without_the_detector():
     # The fast path of read_code: the crop is the code area warped with
     # CODE_MARGIN_MM around it, so the code's corners are known.
     margin = round(CODE_MARGIN_MM * CODE_PX_PER_MM)
-    code_mm = (TREDEN_B.furniture.code.w, TREDEN_B.furniture.code.h)
+    code_mm = TREDEN_B.furniture.code.w
     n = code_modules(TREDEN_B.code_payload).shape[0]
     crop = code_crop(TREDEN_B.code_payload, blur=1.0, seed=4, offset=(margin, margin))
     assert _decode_in_place(crop, code_mm, n) == TREDEN_B.code_payload
