@@ -1,6 +1,7 @@
 """Build a box classifier network (qwixx_scan/models/box_classifier_*.onnx) from generated data.
 
     python training/train_box_classifier.py generate --out DIR [--flat 1500] [--photos 200]
+        [--pen PEN]... [--mark KIND]... [--odd-inks]
     python training/train_box_classifier.py train --data DIR [--epochs 8] [--member b]
     python training/train_box_classifier.py calibrate [--photos 150]
 
@@ -61,6 +62,8 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "benchmarks"))
 
+from photogen.strokes import MARK_KINDS, PENS  # noqa: E402
+
 SEED_BASE = 100_000
 MODELS = REPO / "qwixx_scan" / "models"
 
@@ -119,8 +122,19 @@ def _wide_degradation(rng: np.random.Generator):
 _blanks: dict = {}
 
 
-def flat_sheet(seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Inputs and labels of every box of one flat, degraded sheet."""
+#: Inks of coloured felt pens and markers (BGR) that photogen's pens do not
+#: use: orange, amber, green, purple, pink, brown, pure red and blue, pale grey.
+ODD_INKS = ((0, 120, 240), (20, 90, 220), (40, 130, 30), (140, 30, 120), (150, 60, 230),
+            (30, 70, 120), (0, 0, 220), (230, 30, 0), (150, 150, 150))
+
+
+def flat_sheet(seed: int, pen: str | None = None, kind: str | None = None,
+               odd_ink: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Inputs and labels of every box of one flat, degraded sheet; ``pen`` and
+    ``kind`` force the player's pen and mark (photogen.strokes.random_style),
+    ``odd_ink`` gives the pen one of :data:`ODD_INKS`."""
+    from dataclasses import replace
+
     from photogen.play import play_sheet
     from photogen.printer import print_sheet, random_printer
     from photogen.strokes import draw_sheet_marks_detailed, random_style
@@ -136,7 +150,9 @@ def flat_sheet(seed: int) -> tuple[np.ndarray, np.ndarray]:
         _blanks[(layout, letter)] = render_blank(sheet, 16.0)
     truth = play_sheet(sheet, rng, illegal_share=0.1)
     d, hard = _wide_degradation(rng)
-    style = random_style(rng, hard=hard or rng.random() < 0.3, style_mix=0.25)
+    style = random_style(rng, hard=hard or rng.random() < 0.3, style_mix=0.25, pen=pen, kind=kind)
+    if odd_ink:
+        style = replace(style, ink_bgr=ODD_INKS[int(rng.integers(len(ODD_INKS)))])
     printed = print_sheet(_blanks[(layout, letter)], random_printer(rng))
     flat, _ = draw_sheet_marks_detailed(printed, sheet, 16.0, truth, style, rng)
     rectified = degrade(flat, 16.0, d, rng)
@@ -183,17 +199,24 @@ def photo_sheets(seed: int) -> tuple[np.ndarray, np.ndarray]:
     return np.concatenate(xs), np.concatenate(ys)
 
 
-def _job(job: tuple[str, int]) -> tuple[str, int, np.ndarray, np.ndarray]:
-    kind, seed = job
+def _job(job: tuple[str, int, str | None, str | None, bool]) -> tuple[str, int, np.ndarray, np.ndarray]:
+    kind, seed, pen, mark, odd_ink = job
     cv2.setNumThreads(1)
-    x, y = (flat_sheet if kind == "flat" else photo_sheets)(seed)
+    x, y = flat_sheet(seed, pen, mark, odd_ink) if kind == "flat" else photo_sheets(seed)
     return kind, seed, x, y
 
 
-def generate(out: Path, flat: int, photos: int, jobs: int, start: int) -> None:
+def generate(out: Path, flat: int, photos: int, jobs: int, start: int,
+             pens: list[str] | None = None, marks: list[str] | None = None,
+             odd_inks: bool = False) -> None:
+    """``pens``/``marks``: the flat sheets cycle through these pens and mark
+    kinds instead of drawing them at photogen's odds (more data where the
+    reader is weak); ``odd_inks``: their pens write in :data:`ODD_INKS`."""
     out.mkdir(parents=True, exist_ok=True)
-    work = [("flat", SEED_BASE + start + k) for k in range(flat)] + \
-           [("photo", SEED_BASE + 50_000 + start + k) for k in range(photos)]
+    pens, marks = pens or [None], marks or [None]
+    work = [("flat", SEED_BASE + start + k, pens[k % len(pens)],
+             marks[k // len(pens) % len(marks)], odd_inks) for k in range(flat)] + \
+           [("photo", SEED_BASE + 50_000 + start + k, None, None, False) for k in range(photos)]
     xs, ys, seeds, kinds = [], [], [], []
     t0 = time.time()
     with ProcessPoolExecutor(jobs) as pool:
@@ -359,6 +382,12 @@ def main() -> None:
     g.add_argument("--photos", type=int, default=200)
     g.add_argument("--start", type=int, default=0, help="first seed offset (more data in parts)")
     g.add_argument("--jobs", type=int, default=2)
+    g.add_argument("--pen", action="append", choices=sorted(PENS),
+                   help="flat sheets drawn with this pen only (repeat to cycle through several)")
+    g.add_argument("--mark", action="append", choices=MARK_KINDS,
+                   help="flat sheets marked this way only (repeat to cycle through several)")
+    g.add_argument("--odd-inks", action="store_true",
+                   help="flat sheets' pens write in coloured inks photogen does not use")
     t = sub.add_parser("train")
     t.add_argument("--data", type=Path, required=True)
     t.add_argument("--epochs", type=int, default=8)
@@ -372,7 +401,8 @@ def main() -> None:
     c.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
     if args.command == "generate":
-        generate(args.out, args.flat, args.photos, args.jobs, args.start)
+        generate(args.out, args.flat, args.photos, args.jobs, args.start, args.pen, args.mark,
+                 args.odd_inks)
     elif args.command == "train":
         train(args.data, args.epochs, args.threads, args.member, args.seed)
     else:
