@@ -237,3 +237,49 @@ def test_a_box_turned_half_round_reads_as_it_did(classic):
     turned = box_classifier().turned_probability(inputs)
     want = np.array([b.id in marked for b in classic.boxes])
     assert (turned[want] > 0.9).all() and (turned[~want] < 0.1).all()
+
+
+def test_the_deciding_networks_middle_verdict_counts_and_sure_opposites_are_a_toss_up():
+    from qwixx_scan.box_model import combine
+
+    # rows: the vetoing network, then the three deciders; columns: boxes
+    p = np.array([[0.60, 0.99, 0.50, 0.05, 0.30],
+                  [0.97, 0.98, 0.70, 0.02, 0.75],
+                  [0.10, 0.99, 0.95, 0.01, 0.79],
+                  [0.99, 0.97, 0.96, 0.90, 0.78]])
+    got = combine(p)
+    assert got[0] == pytest.approx(0.5)   # b and c are sure of opposite verdicts
+    assert got[1] == pytest.approx(0.98)  # all agree: the middle of the deciders
+    assert got[2] == pytest.approx(0.95)  # one unsure decider does not hold the others back
+    assert got[3] == pytest.approx(0.5)   # d is sure the others are wrong: a toss-up
+    assert got[4] == pytest.approx(0.78)  # nobody sure: the middle, not a vote
+
+
+def test_the_fourth_network_is_asked_only_where_the_others_are_not_agreed(treden):
+    # Asking d about every box gives the same verdicts, and where a, b and c
+    # are not all sure of one verdict, the very same probability.
+    from qwixx_scan.blank import blank_reference
+    from qwixx_scan.box_model import AGREED, MODEL_PATHS, box_classifier, combine
+    from qwixx_scan.read import CROSSED_P, EMPTY_P, box_inputs
+
+    assert len(MODEL_PATHS) == 4
+    marked = ["red-2", "red-5", "yellow-3", "green-12", "green-8", "blue-11", "penalty-2"]
+    image, _ = draw(treden, marked, kind="circle", pen="pencil", seed=5)
+    inputs, _ = box_inputs(as_photo(image), treden, blank_reference(treden, PX))
+    ids = [b.id for b in treden.boxes]
+    # An empty box with more and more of a circled one blended in: from
+    # sure empty through doubt to sure crossed.
+    blends = np.repeat(inputs[[ids.index("red-6")]], 12, axis=0)
+    for k, w in enumerate(np.linspace(0.05, 0.6, 12)):
+        blends[k, :3] = (1 - w) * blends[k, :3] + w * inputs[ids.index("red-5"), :3]
+    boxes = np.concatenate([inputs, blends])
+    lazy = box_classifier().crossed_probability(boxes)
+    each = box_classifier().each_probability(boxes)
+    full = combine(each)
+    want = np.array([i in marked for i in ids])
+    assert (lazy[:len(ids)][want] >= CROSSED_P).all() and (lazy[:len(ids)][~want] <= EMPTY_P).all()
+    assert ((lazy >= CROSSED_P) == (full >= CROSSED_P)).all()
+    assert ((lazy <= EMPTY_P) == (full <= EMPTY_P)).all()
+    asked = ~((each[:3].min(axis=0) >= AGREED) | (each[:3].max(axis=0) <= 1 - AGREED))
+    assert asked.sum() >= 2
+    assert np.array_equal(lazy[asked], full[asked])
