@@ -85,6 +85,12 @@ class BoxClassifier:
             out[rest] = combine(np.vstack([p[:, rest], *late]))
         return out
 
+    def highest_decider_probability(self, inputs: np.ndarray) -> np.ndarray:
+        """The highest P(crossed) any deciding network gives each box (all of
+        them asked): where a miss must be ruled out, no decider may doubt."""
+        blob = np.ascontiguousarray(inputs, np.float32)
+        return np.max([net.probability(blob) for net in self._deciders], axis=0)
+
     def each_probability(self, inputs: np.ndarray) -> np.ndarray:
         """Every network's P(crossed) for every box (networks x boxes), the
         vetoing network first: what :meth:`crossed_probability` combines."""

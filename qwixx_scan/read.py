@@ -102,11 +102,13 @@ EMPTY_MAX_DEEP_INK_MM2 = 18.0
 CROSSED_MIN_INK_MM2 = 0.05
 #: A sheet where some box is read crossed holding less than FAINT_MARK_MM2 of
 #: ink was marked with a very faint pen (hard pencil, a pale print): the
-#: network may miss a mark there, so a box reads empty only at a crossed
-#: probability of FAINT_EMPTY_P or less. On a benchmark photo (faint pencil
-#: ticks on a pale print) two ticks were read empty at 0.023 and 0.048 next
-#: to a tick read crossed with 0.11 mm^2; over 1,000 sheets of four photo
-#: sets this made at most one empty box per set doubtful.
+#: network may miss a mark there, so a box reads empty only where every
+#: deciding network gives it FAINT_EMPTY_P or less. On a benchmark photo
+#: (faint pencil ticks on a pale print) two ticks were read empty at 0.023
+#: and 0.048 next to a tick read crossed with 0.11 mm^2; over 1,000 sheets
+#: of four photo sets this made at most one empty box per set doubtful. (A
+#: tiny blue tick at the edge of an 8, 0.55 mm^2, got 0.004, 0.009 and
+#: 0.000 from the three deciders: their median alone would have passed it.)
 FAINT_MARK_MM2 = 0.5
 FAINT_EMPTY_P = 0.005
 #: A box read empty that holds TURN_CHECK_INK_MM2 of ink or more is shown to
@@ -145,19 +147,27 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float) -> dict
     turned_p = np.zeros(len(crossed_p))
     check = np.flatnonzero((crossed_p <= EMPTY_P) & (ink_mm2[:, 0] >= TURN_CHECK_INK_MM2))
     turned_p[check] = classifier.turned_probability(inputs[check])
+    highest_p = crossed_p.copy()
+    if faint:
+        empty = np.flatnonzero(crossed_p <= EMPTY_P)
+        highest_p[empty] = np.maximum(crossed_p[empty],
+                                      classifier.highest_decider_probability(inputs[empty]))
     return {box.id: decide(box.id, float(p), float(ink), float(deep), faint_marks=faint,
-                           turned_p=float(turned))
-            for box, p, (ink, deep), turned in zip(sheet.boxes, crossed_p, ink_mm2, turned_p)}
+                           turned_p=float(turned), highest_p=float(high))
+            for box, p, (ink, deep), turned, high
+            in zip(sheet.boxes, crossed_p, ink_mm2, turned_p, highest_p)}
 
 
 def decide(box_id: str, crossed_p: float, ink_mm2: float, deep_ink_mm2: float, *,
-           faint_marks: bool = False, turned_p: float = 0.0) -> BoxVerdict:
+           faint_marks: bool = False, turned_p: float = 0.0,
+           highest_p: float | None = None) -> BoxVerdict:
     """One box's verdict from the network's probability and the ink (mm^2,
     darker than the print by INK_DARKNESS) and deep ink (by DEEP_INK_DARKNESS)
     the box holds. ``faint_marks``: some cross on this sheet is very faint
-    (see FAINT_MARK_MM2), so an empty verdict needs FAINT_EMPTY_P.
-    ``turned_p``: the deciding network's probability for the box turned half
-    round (see TURN_CHECK_INK_MM2)."""
+    (see FAINT_MARK_MM2), so an empty verdict needs FAINT_EMPTY_P from
+    ``highest_p``, the most doubtful deciding network's probability (default
+    ``crossed_p``). ``turned_p``: the deciding networks' probability for the
+    box turned half round (see TURN_CHECK_INK_MM2)."""
     if crossed_p >= CROSSED_P:
         if ink_mm2 < CROSSED_MIN_INK_MM2:
             return BoxVerdict(box_id, "uncertain", 0.3, "read crossed but holds hardly any ink",
@@ -170,7 +180,7 @@ def decide(box_id: str, crossed_p: float, ink_mm2: float, deep_ink_mm2: float, *
         if turned_p >= TURNED_CROSSED_P:
             return BoxVerdict(box_id, "uncertain", 0.3, "read empty, but read crossed when "
                               "turned round")
-        if faint_marks and crossed_p > FAINT_EMPTY_P:
+        if faint_marks and max(crossed_p, highest_p or 0.0) > FAINT_EMPTY_P:
             return BoxVerdict(box_id, "uncertain", 0.3, "read empty, but this player's crosses "
                               "can be very faint", lean="empty")
         return BoxVerdict(box_id, "empty", round(1.0 - crossed_p, 3), "")

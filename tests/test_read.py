@@ -136,6 +136,11 @@ def test_a_doubtful_probability_or_a_disagreeing_ink_amount_is_uncertain():
     assert decide("red-2", 0.03, 0.3, 0.0).state == "empty"
     assert decide("red-2", 0.03, 0.3, 0.0, faint_marks=True).state == "uncertain"
     assert decide("red-2", 0.001, 0.0, 0.0, faint_marks=True).state == "empty"
+    # ... and no deciding network may doubt it, whatever their middle says.
+    assert decide("red-2", 0.004, 0.5, 0.0, faint_marks=True, highest_p=0.009).state \
+        == "uncertain"
+    assert decide("red-2", 0.004, 0.5, 0.0, faint_marks=True, highest_p=0.005).state == "empty"
+    assert decide("red-2", 0.004, 0.5, 0.0, highest_p=0.009).state == "empty"
     # Read empty, but crossed once turned half round: the network is not sure.
     assert decide("red-2", 0.001, 5.0, 0.3, turned_p=0.99).state == "uncertain"
     assert decide("red-2", 0.001, 5.0, 0.3, turned_p=0.01).state == "empty"
