@@ -39,7 +39,8 @@ SURE = 0.8
 #: reader's own thresholds, read.CROSSED_P and read.EMPTY_P), ``d`` is not
 #: asked: the median of ``b``, ``c`` and ``d`` then lies between ``b`` and
 #: ``c`` whatever ``d`` says, so the verdict stands. That is 98-99.7 % of
-#: the boxes: ``d`` costs 0.3 ms a sheet instead of 7.
+#: the boxes: ``d`` adds well under a millisecond a sheet instead of 7 ms
+#: (30 real sheets: 16.7 ms for the four, 16.6-17.6 for the first three).
 AGREED = 0.9
 MODELS = Path(__file__).resolve().parent / "models"
 #: The first network only vetoes; the others decide together.
@@ -88,6 +89,8 @@ class BoxClassifier:
     def highest_decider_probability(self, inputs: np.ndarray) -> np.ndarray:
         """The highest P(crossed) any deciding network gives each box (all of
         them asked): where a miss must be ruled out, no decider may doubt."""
+        if len(inputs) == 0:
+            return np.zeros(0, np.float32)
         blob = np.ascontiguousarray(inputs, np.float32)
         return np.max([net.probability(blob) for net in self._deciders], axis=0)
 
