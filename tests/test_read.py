@@ -258,6 +258,10 @@ def test_the_deciding_networks_middle_verdict_counts_and_sure_opposites_are_a_to
     assert got[2] == pytest.approx(0.95)  # one unsure decider does not hold the others back
     assert got[3] == pytest.approx(0.5)   # d is sure the others are wrong: a toss-up
     assert got[4] == pytest.approx(0.78)  # nobody sure: the middle, not a vote
+    # Read empty by the middle decider, but two networks lean towards crossed.
+    lean = np.array([[0.49, 0.42, 0.39], [0.01, 0.01, 0.01], [0.01, 0.01, 0.01],
+                     [0.69, 0.45, 0.69]])
+    assert combine(lean).tolist() == [0.5, 0.5, 0.01]
 
 
 def test_the_fourth_network_is_asked_only_where_the_others_are_not_agreed(treden):
