@@ -10,8 +10,9 @@ of them; ``c`` from more photos and longer; ``d`` also from many more
 pencil marks and coloured felt pens). ``b``, ``c`` and ``d`` decide
 together: the box's probability is the middle one of their three, so no
 single network decides alone (on the 800 fresh benchmark photos of seeds
-5, 7, 9 and 10: 48 doubtful boxes where the mean of ``b`` and ``c`` left
-57, 772 sheets read exactly instead of 769, the same 3 wrong boxes). Where
+5, 7, 9 and 10, with the checks below and in read.py: 771 sheets read
+exactly where the mean of ``b`` and ``c`` gave 769, 1 wrong box instead of
+3, 55 doubtful boxes instead of 57). Where
 two of the networks asked are sure of opposite verdicts, the box is a
 toss-up and goes to review: a mark one of them has not learned is not
 scored on the others' word alone. Their input per box is built by
