@@ -210,7 +210,8 @@ def photo_sheets(seed: int) -> tuple[np.ndarray, np.ndarray]:
     return np.concatenate(xs), np.concatenate(ys)
 
 
-def _job(job: tuple[str, int, str | None, str | None, bool]) -> tuple[str, int, np.ndarray, np.ndarray]:
+def _job(job: tuple[str, int, str | None, str | None, bool]
+         ) -> tuple[str, int, np.ndarray, np.ndarray]:
     kind, seed, pen, mark, odd_ink = job
     cv2.setNumThreads(1)
     x, y = flat_sheet(seed, pen, mark, odd_ink) if kind == "flat" else photo_sheets(seed)
