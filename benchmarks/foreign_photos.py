@@ -165,7 +165,7 @@ class Pen:
         xy = np.stack([np.interp(s, along, pts[:, 0]), np.interp(s, along, pts[:, 1])], 1)
         # a slow wobble (the hand) plus a little tremor
         phase = self.rng.uniform(0, 2 * np.pi, 2)
-        freq = self.rng.uniform(0.15, 0.45, 2)
+        freq = self.rng.uniform(0.05, 0.2, 2)  # waves per mm: a slow hand
         xy[:, 0] += wobble_mm * np.sin(s * freq[0] * 2 * np.pi + phase[0])
         xy[:, 1] += wobble_mm * np.sin(s * freq[1] * 2 * np.pi + phase[1])
         xy += self.rng.normal(0, wobble_mm * 0.15, xy.shape)
@@ -199,7 +199,7 @@ def draw_cross(pen: Pen, r: Rect, style: MarkStyle, rng: np.random.Generator) ->
     cx = r.x + r.w / 2 + rng.normal(0, 0.5)
     cy = r.y + r.h / 2 + rng.normal(0, 0.5)
     half = r.w / 2 * style.size * rng.uniform(0.88, 1.12)
-    turn = math.radians(rng.normal(0, 8))
+    turn = math.radians(float(np.clip(rng.normal(0, 8), -20, 20)))  # an X, never a +
 
     def at(dx, dy):  # a point of the mark, turned a little with the hand
         c, s = math.cos(turn), math.sin(turn)
@@ -446,7 +446,7 @@ def place_sheet(cam: Camera, coverage: float, rng: np.random.Generator) -> float
     cam.centre = np.array([0.0, 0.0, 500.0])
     area0 = cv2.contourArea(outline(cam).astype(np.float32))
     cam.centre[2] = 500.0 * math.sqrt(area0 / (coverage * frame))
-    margin = 0.03 * min(cam.width, cam.height)
+    margin = 0.015 * min(cam.width, cam.height)
     for _ in range(8):  # too big for the frame: step back until it fits
         pts = outline(cam)
         span = pts.max(0) - pts.min(0)
@@ -692,9 +692,13 @@ def make_photo(seed: int, index: int, hard_share: float) -> tuple[bytes, dict]:
     focal = max(width, height) * rng.uniform(0.72, 0.95)
     k1 = -rng.uniform(0.0, 0.09 if hard else 0.05)
     tilt = rng.uniform(22, 40) if hard else abs(rng.normal(0, 12)) % 30
-    bend = rng.uniform(3, 9) if hard else rng.uniform(0, 3.5)
+    bend = rng.uniform(3, 7) if hard else rng.uniform(0, 3.5)
     bend *= 1 if rng.random() < 0.6 else -1
-    cam = Camera(width, height, focal, k1, rotation(tilt, rng.uniform(0, 360), rng.uniform(0, 360)),
+    if rng.random() < 0.5:  # any turn at all
+        spin = rng.uniform(0, 360)
+    else:  # roughly square to the frame, the sheet's long side along the frame's
+        spin = 90 * (int(height > width) + 2 * int(rng.integers(2))) + rng.normal(0, 6)
+    cam = Camera(width, height, focal, k1, rotation(tilt, rng.uniform(0, 360), spin),
                  np.zeros(3), sheet.size_mm, int(rng.integers(2)), bend)
     want = rng.uniform(0.2, 0.35) if hard and rng.random() < 0.6 else rng.uniform(0.2, 0.8)
     coverage = place_sheet(cam, want, rng)
