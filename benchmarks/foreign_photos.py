@@ -690,7 +690,7 @@ def make_photo(seed: int, index: int, hard_share: float) -> tuple[bytes, dict]:
     if rng.random() < 0.5:
         width, height = height, width
     focal = max(width, height) * rng.uniform(0.72, 0.95)
-    k1 = -rng.uniform(0.0, 0.09 if hard else 0.05)
+    k1 = -(rng.uniform(0.01, 0.04) if hard else rng.uniform(0.0, 0.02))  # after the phone's correction
     tilt = rng.uniform(22, 40) if hard else abs(rng.normal(0, 12)) % 30
     bend = rng.uniform(3, 7) if hard else rng.uniform(0, 3.5)
     bend *= 1 if rng.random() < 0.6 else -1
