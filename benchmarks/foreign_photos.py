@@ -46,7 +46,6 @@ import time
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 import cv2
 import numpy as np
@@ -100,7 +99,8 @@ def blank_sheet(layout: str, letter: str | None) -> np.ndarray:
     return np.ascontiguousarray(rgb[..., :3])  # pdfium renders BGR(x) by default
 
 
-def printed_look(blank: np.ndarray, rng: np.random.Generator, hard: bool) -> tuple[np.ndarray, dict]:
+def printed_look(blank: np.ndarray, rng: np.random.Generator,
+                 hard: bool) -> tuple[np.ndarray, dict]:
     """The blank (BGR uint8) as a home printer put it on paper: paper tint,
     toner density, sometimes a greyscale printer, slightly soft."""
     grey = rng.random() < (0.12 if hard else 0.05)
@@ -191,7 +191,8 @@ def _bow(a, b, amount: float, n: int = 5) -> list[tuple[float, float]]:
     a, b = np.array(a, float), np.array(b, float)
     d = b - a
     normal = np.array([-d[1], d[0]]) / (np.hypot(*d) + 1e-9)
-    return [tuple(a + d * t + normal * amount * math.sin(math.pi * t)) for t in np.linspace(0, 1, n)]
+    return [tuple(a + d * t + normal * amount * math.sin(math.pi * t))
+            for t in np.linspace(0, 1, n)]
 
 
 def draw_cross(pen: Pen, r: Rect, style: MarkStyle, rng: np.random.Generator) -> None:
@@ -465,8 +466,9 @@ def place_sheet(cam: Camera, coverage: float, rng: np.random.Generator) -> float
                           for i in range(2)])
         cam.centre[:2] += shift * cam.centre[2] / cam.focal
         pts = outline(cam)
-        if (pts.min(0) >= margin * 0.5).all() and (pts.max(0) <= [cam.width - margin * 0.5,
-                                                                   cam.height - margin * 0.5]).all():
+        inside_lo = (pts.min(0) >= margin * 0.5).all()
+        inside_hi = (pts.max(0) <= [cam.width - margin * 0.5, cam.height - margin * 0.5]).all()
+        if inside_lo and inside_hi:
             break
     return float(cv2.contourArea(outline(cam, distort=True).astype(np.float32)) / frame)
 
@@ -498,7 +500,8 @@ def _stretched_noise(rng, along, across, len_along: float, len_across: float) ->
     # low-pass filtered in the frequency domain: the noise tiles without seams
     freq = np.fft.fftfreq(cells)
     low = np.exp(-(freq[:, None] ** 2 + freq[None, :] ** 2) / (2 * 0.08 ** 2))
-    small = np.fft.ifft2(np.fft.fft2(rng.normal(0, 1, (cells, cells))) * low).real.astype(np.float32)
+    spectrum = np.fft.fft2(rng.normal(0, 1, (cells, cells))) * low
+    small = np.fft.ifft2(spectrum).real.astype(np.float32)
     small /= small.std() + 1e-6
     return cv2.remap(small, (along / len_along).astype(np.float32) % cells,
                      (across / len_across).astype(np.float32) % cells, cv2.INTER_LINEAR,
@@ -690,7 +693,8 @@ def make_photo(seed: int, index: int, hard_share: float) -> tuple[bytes, dict]:
     if rng.random() < 0.5:
         width, height = height, width
     focal = max(width, height) * rng.uniform(0.72, 0.95)
-    k1 = -(rng.uniform(0.01, 0.04) if hard else rng.uniform(0.0, 0.02))  # after the phone's correction
+    # barrel distortion at the frame's corners, what is left after the phone corrects it
+    k1 = -(rng.uniform(0.01, 0.04) if hard else rng.uniform(0.0, 0.02))
     tilt = rng.uniform(22, 40) if hard else abs(rng.normal(0, 12)) % 30
     bend = rng.uniform(3, 7) if hard else rng.uniform(0, 3.5)
     bend *= 1 if rng.random() < 0.6 else -1
@@ -757,7 +761,8 @@ def make_photo(seed: int, index: int, hard_share: float) -> tuple[bytes, dict]:
     field, light = light_field((height, width), rng, hard)
     small = cv2.resize(alpha, (width // 4, height // 4), interpolation=cv2.INTER_AREA)
     off = rng.normal(0, scale * 0.6 / 4, 2)
-    small = cv2.warpAffine(cv2.GaussianBlur(small, (0, 0), max(1.0, scale * rng.uniform(0.8, 2.5) / 4)),
+    soft = max(1.0, scale * rng.uniform(0.8, 2.5) / 4)  # 0.8-2.5 mm, in quarter pixels
+    small = cv2.warpAffine(cv2.GaussianBlur(small, (0, 0), soft),
                            np.float32([[1, 0, off[0]], [0, 1, off[1]]]), small.shape[::-1])
     drop = cv2.resize(small, (width, height))
     drop *= 1 - alpha
