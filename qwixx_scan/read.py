@@ -32,7 +32,7 @@ y / px_per_mm), x right, y down, top-left trim corner at (0, 0).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -130,6 +130,10 @@ class BoxVerdict:
     #: For an uncertain box, the state the evidence points to ("crossed" or
     #: "empty"), "" for a toss-up; the rules may settle it (``settle``).
     lean: str = ""
+    #: Where the box's print was found on the rectified sheet: its centre (x,
+    #: y) in sheet mm. Curled paper or a loose fit move it off the layout's
+    #: place; the overlay outlines the box where it was read.
+    found_at_mm: tuple[float, float] | None = None
 
 
 def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float) -> dict[str, BoxVerdict]:
@@ -139,7 +143,7 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float) -> dict
     """
     _check_image(rectified, sheet, px_per_mm)
     ref = blank_reference(sheet, px_per_mm)
-    inputs, ink_mm2 = box_inputs(rectified, sheet, ref)
+    inputs, ink_mm2, centres_px = located_box_inputs(rectified, sheet, ref)
     classifier = box_classifier()
     crossed_p = classifier.crossed_probability(inputs)
     faint = bool(np.any((crossed_p >= CROSSED_P) & (ink_mm2[:, 0] < FAINT_MARK_MM2)))
@@ -152,10 +156,13 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float) -> dict
         empty = np.flatnonzero(crossed_p <= EMPTY_P)
         highest_p[empty] = np.maximum(crossed_p[empty],
                                       classifier.highest_decider_probability(inputs[empty]))
-    return {box.id: decide(box.id, float(p), float(ink), float(deep), faint_marks=faint,
-                           turned_p=float(turned), highest_p=float(high))
-            for box, p, (ink, deep), turned, high
-            in zip(sheet.boxes, crossed_p, ink_mm2, turned_p, highest_p)}
+    found = [(round(float(x) / ref.px_per_mm, 2), round(float(y) / ref.px_per_mm, 2))
+             for x, y in centres_px]
+    return {box.id: replace(decide(box.id, float(p), float(ink), float(deep), faint_marks=faint,
+                                   turned_p=float(turned), highest_p=float(high)),
+                            found_at_mm=at)
+            for box, p, (ink, deep), turned, high, at
+            in zip(sheet.boxes, crossed_p, ink_mm2, turned_p, highest_p, found)}
 
 
 def decide(box_id: str, crossed_p: float, ink_mm2: float, deep_ink_mm2: float, *,
@@ -396,13 +403,24 @@ def _plan(ref: BlankReference, box: Box) -> _BoxPlan:
 
 def box_inputs(rectified: np.ndarray, sheet: Sheet,
                ref: BlankReference) -> tuple[np.ndarray, np.ndarray]:
-    """The network input of every box and the ink each box holds.
+    """The network input of every box and the ink each box holds (see
+    :func:`located_box_inputs`, which also says where each box was found)."""
+    inputs, ink_mm2, _ = located_box_inputs(rectified, sheet, ref)
+    return inputs, ink_mm2
+
+
+def located_box_inputs(rectified: np.ndarray, sheet: Sheet,
+                       ref: BlankReference) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The network input of every box, the ink each box holds and where it was found.
 
     Returns ``inputs`` (n_boxes x 6 x INPUT_PX x INPUT_PX float32: the
     box window of the photo with paper = 1 (BGR) and the same window of the
-    blank (BGR, 0..1)) and ``ink_mm2`` (n_boxes x 2: mm^2 of the box's
+    blank (BGR, 0..1)), ``ink_mm2`` (n_boxes x 2: mm^2 of the box's
     inside that is darker than the darkest blank value nearby by
-    INK_DARKNESS, and by DEEP_INK_DARKNESS), in ``sheet.boxes`` order.
+    INK_DARKNESS, and by DEEP_INK_DARKNESS) and ``centres_px`` (n_boxes x
+    2: where each box's centre was found in ``rectified``, px, after the
+    whole-sheet correction and the box's own shift), in ``sheet.boxes``
+    order.
     """
     p = ref.px_per_mm
     height, width = ref.image.shape[:2]
@@ -422,6 +440,10 @@ def box_inputs(rectified: np.ndarray, sheet: Sheet,
         gray_half = cv2.resize(gray, ref.gray_half.shape[::-1], interpolation=cv2.INTER_AREA)
     offsets, scores = locate_boxes(gray_half.astype(np.float32), ref, boxes)
     offsets = regularise_offsets(offsets, scores, boxes, p)
+    centres_px = np.float32([b.rect.centre for b in boxes]) * np.float32(p) + offsets
+    if correction is not None:
+        # the corrected image's pixel (x, y) came from the rectified image at H (x, y)
+        centres_px = cv2.perspectiveTransform(centres_px[None], correction)[0]
     # A border so that every shifted window lies inside the image.
     pad = round((SEARCH_MM + 0.5) * p)
     padded = cv2.copyMakeBorder(rectified, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
@@ -444,7 +466,7 @@ def box_inputs(rectified: np.ndarray, sheet: Sheet,
                            interpolation=cv2.INTER_AREA)
         inputs[k, :3] = small.transpose(2, 0, 1)
         inputs[k, 3:] = plan.blank_input
-    return inputs, ink_mm2
+    return inputs, ink_mm2, centres_px
 
 
 def _rect_px(box: Box, p: float, grow_mm: float) -> tuple[int, int, int, int]:

@@ -195,8 +195,10 @@ def overlay_image(result: SheetResult) -> np.ndarray:
         colour, thick = {"crossed": (CROSSED, 3), "uncertain": (UNCERTAIN, 4)}.get(
             state, (EMPTY, 1))
         r = box.rect
-        p0 = (round(r.x * ppm), round(r.y * ppm))
-        p1 = (round((r.x + r.w) * ppm), round((r.y + r.h) * ppm))
+        # outlined where the reader found the box's print (curled paper moves it)
+        cx, cy = getattr(verdict, "found_at_mm", None) or r.centre
+        p0 = (round((cx - r.w / 2) * ppm), round((cy - r.h / 2) * ppm))
+        p1 = (round((cx + r.w / 2) * ppm), round((cy + r.h / 2) * ppm))
         cv2.rectangle(sheet_img, p0, p1, colour, thick, cv2.LINE_AA)
         if box.id in problem_boxes:
             pad = 4

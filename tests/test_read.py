@@ -220,6 +220,13 @@ def test_a_fit_off_by_half_a_box_at_one_corner_is_put_right(treden):
     assert states(verdicts, MARKED) == {i: "crossed" for i in MARKED}
     others = [b.id for b in treden.boxes if b.id not in MARKED]
     assert states(verdicts, others) == {i: "empty" for i in others}
+    # Each box is reported where its print is in the image (the overlay
+    # outlines it there): the skew moved it, plus as_photo's shift.
+    skew = cv2.getPerspectiveTransform(corners, off)
+    for box in treden.boxes:
+        centre = np.float32([[box.rect.centre]]) * PX
+        expected = cv2.perspectiveTransform(centre, skew)[0, 0] / PX + np.float32([2.5, -1.5]) / PX
+        assert np.hypot(*(np.float32(verdicts[box.id].found_at_mm) - expected)) < 0.3, box.id
 
 
 def test_rejects_an_image_that_is_not_the_rectified_sheet(classic):
