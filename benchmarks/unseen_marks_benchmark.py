@@ -43,7 +43,7 @@ INKS = ((255, 0, 0), (110, 30, 10), (20, 20, 20), (0, 0, 220), (30, 110, 20),
         (140, 30, 120), (140, 140, 140), (0, 120, 240))
 #: Kinds of crossing mark, each drawn with constant-width straight strokes.
 KINDS = ("line-x", "small-x", "big-x", "check", "slash", "circle", "fill", "thick-x",
-         "thin-x")
+         "thin-x", "turned-x", "plus", "hatch")
 
 
 def _pt(x_mm: float, y_mm: float) -> tuple[int, int]:
@@ -64,6 +64,14 @@ def draw_mark(img: np.ndarray, r: Rect, kind: str, ink, width_mm: float,
         width = {"thick-x": 2.0, "thin-x": 0.18}.get(kind, width_mm)
         _line(img, (cx - half, cy - half), (cx + half, cy + half), ink, width)
         _line(img, (cx - half, cy + half), (cx + half, cy - half), ink, width)
+    elif kind in ("turned-x", "plus"):
+        # an X drawn turned 20-40 degrees, or a plus (turned 45): one stroke
+        # of it may lie almost flat, like a skip line
+        turn = np.radians(45 + rng.uniform(-4, 4) if kind == "plus" else
+                          rng.choice([-1, 1]) * rng.uniform(20, 40))
+        for angle in (np.pi / 4 + turn, -np.pi / 4 + turn):
+            dx, dy = half * np.sqrt(2) * np.cos(angle), half * np.sqrt(2) * np.sin(angle)
+            _line(img, (cx - dx, cy - dy), (cx + dx, cy + dy), ink, width_mm)
     elif kind == "check":
         _line(img, (cx - half, cy), (cx - half * 0.3, cy + half * 0.8), ink, width_mm)
         _line(img, (cx - half * 0.3, cy + half * 0.8), (cx + half, cy - half), ink, width_mm)
@@ -79,6 +87,14 @@ def draw_mark(img: np.ndarray, r: Rect, kind: str, ink, width_mm: float,
         while y < r.y + r.h - 1.0:  # zigzag hatching over the whole box
             _line(img, (r.x + 1.0, y), (r.x + r.w - 1.0, y + 0.8), ink, max(width_mm, 0.6))
             y += 0.9
+    elif kind == "hatch":
+        # light parallel diagonal strokes over the box, as a pencil shades it
+        step = rng.uniform(0.8, 1.4)
+        for k in np.arange(-r.h, r.w, step):
+            a = (r.x + 0.8 + max(k, 0), r.y + 0.8 + max(-k, 0))
+            length = min(r.w - 1.6 - max(k, 0), r.h - 1.6 - max(-k, 0))
+            if length > 0.5:
+                _line(img, a, (a[0] + length, a[1] + length), ink, min(width_mm, 0.35))
     else:
         raise ValueError(kind)
 
@@ -147,12 +163,16 @@ def main() -> None:
     parser.add_argument("--sheets", type=int, default=20, help="sheets per kind of mark")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--show", type=int, default=10, help="misread sheets to list")
+    parser.add_argument("--kind", action="append", choices=KINDS,
+                        help="only these kinds of mark (repeat; default all)")
     args = parser.parse_args()
     cv2.setNumThreads(1)
     blanks: dict = {}
     tally: dict[str, Counter] = defaultdict(Counter)
     examples = []
     for k, kind in enumerate(KINDS):
+        if args.kind and kind not in args.kind:
+            continue
         for i in range(args.sheets):
             seed = args.seed * 1_000_000 + k * 10_000 + i
             wrong, uncertain, sheet = run_sheet(seed, kind, blanks)
@@ -170,7 +190,7 @@ def main() -> None:
     print(f"{'marks':10} {'sheets':>6} {'boxes':>6} {'wrong':>6} {'uncertain':>9} "
           f"{'exact':>6} {'silent':>6}")
     total = Counter()
-    for kind in KINDS:
+    for kind in tally:
         t = tally[kind]
         total.update(t)
         print(f"{kind:10} {t['sheets']:6} {t['boxes']:6} {t['wrong']:6} {t['uncertain']:9} "
