@@ -459,7 +459,10 @@ def located_box_inputs(rectified: np.ndarray, sheet: Sheet,
             cells = np.ones_like(cells)  # measured on ink, not on paper
         photo = _normalise(photo, level, cells)
         darkest = plan.darkest[plan.interior].astype(np.float32) * np.float32(1 / 255)
-        inside = cv2.subtract(darkest, np.ascontiguousarray(photo[plan.interior])).max(axis=2)
+        below = cv2.subtract(darkest, np.ascontiguousarray(photo[plan.interior]))
+        # the darkest channel's margin; numpy's max over a 3-long last axis is
+        # 13x slower than this (13 ms of a 12 MP photo's scan)
+        inside = np.maximum(np.maximum(below[:, :, 0], below[:, :, 1]), below[:, :, 2])
         ink_mm2[k] = (np.count_nonzero(inside > INK_DARKNESS) / p**2,
                       np.count_nonzero(inside > DEEP_INK_DARKNESS) / p**2)
         small = cv2.resize(np.minimum(photo, 1.5), (INPUT_PX, INPUT_PX),
