@@ -1,13 +1,14 @@
 """The learned box classifier: probability that a player crossed a box.
 
-Four small convolutional networks (trained by training/train_box_classifier.py
+Five small convolutional networks (trained by training/train_box_classifier.py
 on generated photos, shipped as ONNX in ``models/``) run with ONNX Runtime
 (one network, one sheet's boxes, one core: about 5 ms, where OpenCV's DNN
 module took 11 ms). They learned from different photos (``a``: sheets
 printed exactly as designed; ``b``, ``c`` and ``d``: also paler, grey and
 colour-shifted prints, inks of every shade, boxes hatched solid, and more
 of them; ``c`` from more photos and longer; ``d`` also from many more
-pencil marks and coloured felt pens). ``b``, ``c`` and ``d`` decide
+pencil marks and coloured felt pens; ``e`` also from marks turned as far
+as a plus). ``b``, ``c`` and ``d`` decide
 together: the box's probability is the middle one of their three, so no
 single network decides alone (on the 800 fresh benchmark photos of seeds
 5, 7, 9 and 10, with the checks below and in read.py: 771 sheets read
@@ -36,12 +37,13 @@ INPUT_CHANNELS = 6
 #: the benchmarks, averaging ``a`` in as well sent 2-10 % more sheets to
 #: review; this check costs none and still catches what ``a`` knows.)
 SURE = 0.8
-#: Where ``a``, ``b`` and ``c`` are all this sure of one verdict (the
-#: reader's own thresholds, read.CROSSED_P and read.EMPTY_P), ``d`` is not
-#: asked: the median of ``b``, ``c`` and ``d`` then lies between ``b`` and
-#: ``c`` whatever ``d`` says, so the verdict stands. That is 98-99.7 % of
-#: the boxes: ``d`` adds well under a millisecond a sheet instead of 7 ms
-#: (30 real sheets: 16.7 ms for the four, 16.6-17.6 for the first three).
+#: Where the networks asked first (FIRST) are all this sure of one verdict
+#: (the reader's own thresholds, read.CROSSED_P and read.EMPTY_P), the
+#: others are not asked: the median of ``b``, ``c`` and ``d`` then lies
+#: between ``b`` and ``c`` whatever ``d`` says, so the verdict stands. That
+#: is 98-99.7 % of the boxes: the late networks add well under a millisecond
+#: a sheet instead of 7 ms each (30 real sheets: 16.7 ms for four networks,
+#: 16.6-17.6 for the first three alone).
 AGREED = 0.9
 #: A box the deciders' median calls empty is a toss-up all the same where
 #: two of the networks lean this far towards crossed: on 200 fresh photos
@@ -51,8 +53,20 @@ AGREED = 0.9
 #: this doubted one more box.
 LEAN = 0.4
 MODELS = Path(__file__).resolve().parent / "models"
-#: The first network only vetoes; the others decide together.
-MODEL_PATHS = tuple(MODELS / f"box_classifier_{member}.onnx" for member in "abcd")
+#: The networks, in the order of :meth:`BoxClassifier.each_probability`.
+MEMBERS = "abcde"
+MODEL_PATHS = tuple(MODELS / f"box_classifier_{member}.onnx" for member in MEMBERS)
+#: Asked about every box; the others only where these are not all agreed
+#: (see AGREED). ``e`` learned turned marks up to a plus, which all the
+#: others read empty: on 15 sheets marked with plusses, 8 came out ``ok``
+#: with every plus missed. Asked about every box, its veto makes such boxes
+#: a toss-up (0 of those sheets ``ok``). ``a`` then vetoes only where the
+#: first three are not agreed, so the reader still runs three networks on
+#: every box: over 1,400 benchmark sheets this read as many sheets exactly
+#: and made fewer wrong boxes (4 against 8) than asking ``a``, ``b``, ``c``.
+FIRST = "ebc"
+#: Their middle verdict decides.
+DECIDERS = "bcd"
 
 
 class BoxClassifier:
@@ -71,11 +85,16 @@ class BoxClassifier:
         # good; without it the scan's peak memory fell from 370 to 344 MB
         # (benchmark, seed 9) at the same speed (15 ms a sheet either way).
         options.enable_cpu_mem_arena = False
-        nets = [_Network(onnxruntime.InferenceSession(str(path), options,
-                                                      providers=["CPUExecutionProvider"]))
-                for path in paths]
-        # a, b, c: asked about every box; d (if given) where they are not agreed
-        self._first, self._late, self._deciders = nets[:3], nets[3:], nets[1:]
+        nets = dict(zip(MEMBERS, (_Network(onnxruntime.InferenceSession(
+            str(path), options, providers=["CPUExecutionProvider"])) for path in paths)))
+        self._nets = nets
+        self._first = [nets[m] for m in FIRST]
+        self._late = [nets[m] for m in MEMBERS if m not in FIRST]
+        self._deciders = [nets[m] for m in DECIDERS]
+        # where the first networks and the others go in MEMBERS order
+        order = [m for m in FIRST] + [m for m in MEMBERS if m not in FIRST]
+        self._to_members = np.array([order.index(m) for m in MEMBERS])
+        self._first_deciders = np.array([FIRST.index(m) for m in DECIDERS if m in FIRST])
 
     def crossed_probability(self, inputs: np.ndarray) -> np.ndarray:
         """P(crossed) per box for ``inputs`` (n x INPUT_CHANNELS x INPUT_PX x INPUT_PX
@@ -87,11 +106,12 @@ class BoxClassifier:
         p = np.array([net.probability(blob) for net in self._first])
         crossed, empty = p.min(axis=0) >= AGREED, p.max(axis=0) <= 1 - AGREED
         # Agreed boxes: the bound of the deciders' median on the side of doubt.
-        out = np.where(crossed, p[1:].min(axis=0), p[1:].max(axis=0))
+        deciding = p[self._first_deciders]
+        out = np.where(crossed, deciding.min(axis=0), deciding.max(axis=0))
         rest = ~(crossed | empty)
         if rest.any():
             late = [net.probability(np.ascontiguousarray(blob[rest])) for net in self._late]
-            out[rest] = combine(np.vstack([p[:, rest], *late]))
+            out[rest] = combine(np.vstack([p[:, rest], *late])[self._to_members])
         return out
 
     def highest_decider_probability(self, inputs: np.ndarray) -> np.ndarray:
@@ -103,10 +123,10 @@ class BoxClassifier:
         return np.max([net.probability(blob) for net in self._deciders], axis=0)
 
     def each_probability(self, inputs: np.ndarray) -> np.ndarray:
-        """Every network's P(crossed) for every box (networks x boxes), the
-        vetoing network first: what :meth:`crossed_probability` combines."""
+        """Every network's P(crossed) for every box (networks x boxes, in
+        MEMBERS order): what :meth:`crossed_probability` combines."""
         blob = np.ascontiguousarray(inputs, np.float32)
-        return np.array([net.probability(blob) for net in self._first + self._late])
+        return np.array([self._nets[m].probability(blob) for m in MEMBERS])
 
     def turned_probability(self, inputs: np.ndarray) -> np.ndarray:
         """P(crossed) by the deciding networks for ``inputs`` turned half round
@@ -118,13 +138,16 @@ class BoxClassifier:
         return np.median([net.probability(blob) for net in self._deciders], axis=0)
 
 
+_DECIDER_ROWS = [MEMBERS.index(m) for m in DECIDERS]
+
+
 def combine(p: np.ndarray) -> np.ndarray:
     """One P(crossed) per box from every network's (``p``: networks x boxes,
-    the vetoing network first): the deciders' median, or 0.5 where two
-    networks are sure of opposite verdicts (something one of them has not
-    learned) or where the median says empty but two networks lean towards
-    crossed (see LEAN)."""
-    median = np.median(p[1:], axis=0)
+    in MEMBERS order): the deciders' median, or 0.5 where two networks are
+    sure of opposite verdicts (something one of them has not learned) or
+    where the median says empty but two networks lean towards crossed (see
+    LEAN)."""
+    median = np.median(p[_DECIDER_ROWS], axis=0)
     disagree = (p.max(axis=0) >= SURE) & (p.min(axis=0) <= 1 - SURE)
     leaning = (median <= 1 - AGREED) & (np.count_nonzero(p >= LEAN, axis=0) >= 2)
     return np.where(disagree | leaning, 0.5, median)

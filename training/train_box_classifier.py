@@ -44,7 +44,12 @@ minutes on 2 cores; member ``c`` on those three and a fourth run
 --photos 0 --start 12000 --pen felt-pen --pen felt-pen --pen blue-ballpoint
 --pen pencil --mark x --mark scribble --mark check --mark circle --mark
 slash --odd-inks``) (452,244 boxes), then ``train --epochs 8 --member d
---seed 2`` (47 minutes).
+--seed 2`` (47 minutes). Member ``e`` knows turned marks, up to a plus
+(which every other network read empty): on the runs ``--start 0``,
+``8000``, ``10000`` and ``12000`` above and one of turned marks
+(``generate --flat 1000 --photos 0 --start 14000 --turned --mark x --mark
+x --mark x --mark check --mark scribble``) (309,348 boxes), then ``train
+--epochs 8 --member e --seed 3`` (about 30 minutes).
 
 Check a new network with benchmarks/unseen_marks_benchmark.py as well as
 scan_benchmark.py before adopting it. ``c`` alone read fresh photos better
@@ -139,11 +144,18 @@ ODD_INKS = ((0, 120, 240), (20, 90, 220), (40, 130, 30), (140, 30, 120), (150, 6
             (30, 70, 120), (0, 0, 220), (230, 30, 0), (150, 150, 150))
 
 
+#: With ``--turned``, the most a mark of each kind is turned (degrees): an X
+#: turned 45 degrees is a plus, which players draw too; a slash or a check
+#: turned much further would lie flat, like a skip line, which is not a cross.
+TURN_DEG = {"x": 45.0, "scribble": 45.0, "circle": 45.0, "check": 25.0, "slash": 12.0}
+
+
 def flat_sheet(seed: int, pen: str | None = None, kind: str | None = None,
-               odd_ink: bool = False) -> tuple[np.ndarray, np.ndarray]:
+               odd_ink: bool = False, turned: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Inputs and labels of every box of one flat, degraded sheet; ``pen`` and
     ``kind`` force the player's pen and mark (photogen.strokes.random_style),
-    ``odd_ink`` gives the pen one of :data:`ODD_INKS`."""
+    ``odd_ink`` gives the pen one of :data:`ODD_INKS`, ``turned`` turns the
+    player's marks by up to :data:`TURN_DEG`."""
     from dataclasses import replace
 
     from photogen.play import play_sheet
@@ -164,6 +176,10 @@ def flat_sheet(seed: int, pen: str | None = None, kind: str | None = None,
     style = random_style(rng, hard=hard or rng.random() < 0.3, style_mix=0.25, pen=pen, kind=kind)
     if odd_ink:
         style = replace(style, ink_bgr=ODD_INKS[int(rng.integers(len(ODD_INKS)))])
+    if turned:
+        limit = TURN_DEG[style.kind]
+        style = replace(style, slant_deg=float(rng.uniform(-limit, limit)), second_kind=None,
+                        second_share=0.0)
     printed = print_sheet(_blanks[(layout, letter)], random_printer(rng))
     flat, _ = draw_sheet_marks_detailed(printed, sheet, 16.0, truth, style, rng)
     rectified = degrade(flat, 16.0, d, rng)
@@ -210,25 +226,27 @@ def photo_sheets(seed: int) -> tuple[np.ndarray, np.ndarray]:
     return np.concatenate(xs), np.concatenate(ys)
 
 
-def _job(job: tuple[str, int, str | None, str | None, bool]
+def _job(job: tuple[str, int, str | None, str | None, bool, bool]
          ) -> tuple[str, int, np.ndarray, np.ndarray]:
-    kind, seed, pen, mark, odd_ink = job
+    kind, seed, pen, mark, odd_ink, turned = job
     cv2.setNumThreads(1)
-    x, y = flat_sheet(seed, pen, mark, odd_ink) if kind == "flat" else photo_sheets(seed)
+    x, y = flat_sheet(seed, pen, mark, odd_ink, turned) if kind == "flat" else photo_sheets(seed)
     return kind, seed, x, y
 
 
 def generate(out: Path, flat: int, photos: int, jobs: int, start: int,
              pens: list[str] | None = None, marks: list[str] | None = None,
-             odd_inks: bool = False) -> None:
+             odd_inks: bool = False, turned: bool = False) -> None:
     """``pens``/``marks``: the flat sheets cycle through these pens and mark
     kinds instead of drawing them at photogen's odds (more data where the
-    reader is weak); ``odd_inks``: their pens write in :data:`ODD_INKS`."""
+    reader is weak); ``odd_inks``: their pens write in :data:`ODD_INKS`;
+    ``turned``: their marks are turned (see :data:`TURN_DEG`)."""
     out.mkdir(parents=True, exist_ok=True)
     pens, marks = pens or [None], marks or [None]
     work = [("flat", SEED_BASE + start + k, pens[k % len(pens)],
-             marks[k // len(pens) % len(marks)], odd_inks) for k in range(flat)] + \
-           [("photo", SEED_BASE + 50_000 + start + k, None, None, False) for k in range(photos)]
+             marks[k // len(pens) % len(marks)], odd_inks, turned) for k in range(flat)] + \
+           [("photo", SEED_BASE + 50_000 + start + k, None, None, False, False)
+            for k in range(photos)]
     xs, ys, seeds, kinds = [], [], [], []
     t0 = time.time()
     with ProcessPoolExecutor(jobs) as pool:
@@ -354,14 +372,15 @@ def _calibration_rows(seed: int) -> list[tuple[int, float, float, int]]:
 
     cv2.setNumThreads(1)
     captured = []
-    real = read.box_inputs
+    real = read.located_box_inputs
 
     def spy(rectified, sheet, ref):
-        inputs, ink = real(rectified, sheet, ref)
-        captured.append((sheet, box_classifier().crossed_probability(inputs), ink))
-        return inputs, ink
+        located = real(rectified, sheet, ref)
+        captured.append((sheet, box_classifier().crossed_probability(located.inputs),
+                         located.ink_mm2))
+        return located
 
-    read.box_inputs = spy
+    read.located_box_inputs = spy
     import tempfile
 
     from photogen.scene import generate_photo
@@ -400,11 +419,13 @@ def main() -> None:
                    help="flat sheets marked this way only (repeat to cycle through several)")
     g.add_argument("--odd-inks", action="store_true",
                    help="flat sheets' pens write in coloured inks photogen does not use")
+    g.add_argument("--turned", action="store_true",
+                   help="flat sheets' marks turned far (an X up to a plus)")
     t = sub.add_parser("train")
     t.add_argument("--data", type=Path, required=True)
     t.add_argument("--epochs", type=int, default=8)
     t.add_argument("--threads", type=int, default=2)
-    t.add_argument("--member", choices=["a", "b", "c", "d"], default="b",
+    t.add_argument("--member", choices=["a", "b", "c", "d", "e"], default="b",
                    help="which of the scanner's networks to write")
     t.add_argument("--seed", type=int, default=0,
                    help="seed of the starting weights and the batch order")
@@ -414,7 +435,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.command == "generate":
         generate(args.out, args.flat, args.photos, args.jobs, args.start, args.pen, args.mark,
-                 args.odd_inks)
+                 args.odd_inks, args.turned)
     elif args.command == "train":
         train(args.data, args.epochs, args.threads, args.member, args.seed)
     else:
