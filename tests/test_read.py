@@ -144,6 +144,11 @@ def test_a_doubtful_probability_or_a_disagreeing_ink_amount_is_uncertain():
     # Read empty, but crossed once turned half round: the network is not sure.
     assert decide("red-2", 0.001, 5.0, 0.3, turned_p=0.99).state == "uncertain"
     assert decide("red-2", 0.001, 5.0, 0.3, turned_p=0.01).state == "empty"
+    # Found away from its neighbours: the place they point to must read the same.
+    assert decide("red-2", 0.001, 5.0, 0.3, second_place_p=0.99).state == "uncertain"
+    assert decide("red-2", 0.999, 8.0, 3.0, second_place_p=0.5).state == "uncertain"
+    assert decide("red-2", 0.999, 8.0, 3.0, second_place_p=0.95).state == "crossed"
+    assert decide("red-2", 0.001, 0.3, 0.0, second_place_p=0.02).state == "empty"
     # The state the evidence points to is kept for the rules (qwixx_scan.settle).
     assert decide("red-2", 0.999, 0.0, 0.0).lean == "crossed"
     assert decide("red-2", 0.3, 2.0, 0.0).lean == "empty"
@@ -254,31 +259,33 @@ def test_a_box_turned_half_round_reads_as_it_did(classic):
 def test_the_deciding_networks_middle_verdict_counts_and_sure_opposites_are_a_toss_up():
     from qwixx_scan.box_model import combine
 
-    # rows: the vetoing network, then the three deciders; columns: boxes
-    p = np.array([[0.60, 0.99, 0.50, 0.05, 0.30],
-                  [0.97, 0.98, 0.70, 0.02, 0.75],
-                  [0.10, 0.99, 0.95, 0.01, 0.79],
-                  [0.99, 0.97, 0.96, 0.90, 0.78]])
+    # rows: a, the three deciders b, c, d, then e; columns: boxes
+    p = np.array([[0.60, 0.99, 0.50, 0.05, 0.30, 0.03],
+                  [0.97, 0.98, 0.70, 0.02, 0.75, 0.01],
+                  [0.10, 0.99, 0.95, 0.01, 0.79, 0.02],
+                  [0.99, 0.97, 0.96, 0.90, 0.78, 0.01],
+                  [0.50, 0.99, 0.50, 0.05, 0.50, 0.97]])
     got = combine(p)
     assert got[0] == pytest.approx(0.5)   # b and c are sure of opposite verdicts
     assert got[1] == pytest.approx(0.98)  # all agree: the middle of the deciders
     assert got[2] == pytest.approx(0.95)  # one unsure decider does not hold the others back
     assert got[3] == pytest.approx(0.5)   # d is sure the others are wrong: a toss-up
     assert got[4] == pytest.approx(0.78)  # nobody sure: the middle, not a vote
+    assert got[5] == pytest.approx(0.5)   # e alone sees a mark (a plus): a toss-up
     # Read empty by the middle decider, but two networks lean towards crossed.
     lean = np.array([[0.49, 0.42, 0.39], [0.01, 0.01, 0.01], [0.01, 0.01, 0.01],
-                     [0.69, 0.45, 0.69]])
+                     [0.69, 0.45, 0.69], [0.02, 0.02, 0.02]])
     assert combine(lean).tolist() == [0.5, 0.5, 0.01]
 
 
-def test_the_fourth_network_is_asked_only_where_the_others_are_not_agreed(treden):
-    # Asking d about every box gives the same verdicts, and where a, b and c
-    # are not all sure of one verdict, the very same probability.
+def test_the_late_networks_are_asked_only_where_the_first_are_not_agreed(treden):
+    # Asking a and d about every box gives the same verdicts, and where e, b
+    # and c are not all sure of one verdict, the very same probability.
     from qwixx_scan.blank import blank_reference
-    from qwixx_scan.box_model import AGREED, MODEL_PATHS, box_classifier, combine
+    from qwixx_scan.box_model import AGREED, FIRST, MEMBERS, box_classifier, combine
     from qwixx_scan.read import CROSSED_P, EMPTY_P, box_inputs
 
-    assert len(MODEL_PATHS) == 4
+    first = [MEMBERS.index(m) for m in FIRST]
     marked = ["red-2", "red-5", "yellow-3", "green-12", "green-8", "blue-11", "penalty-2"]
     image, _ = draw(treden, marked, kind="circle", pen="pencil", seed=5)
     inputs, _ = box_inputs(as_photo(image), treden, blank_reference(treden, PX))
@@ -296,6 +303,34 @@ def test_the_fourth_network_is_asked_only_where_the_others_are_not_agreed(treden
     assert (lazy[:len(ids)][want] >= CROSSED_P).all() and (lazy[:len(ids)][~want] <= EMPTY_P).all()
     assert ((lazy >= CROSSED_P) == (full >= CROSSED_P)).all()
     assert ((lazy <= EMPTY_P) == (full <= EMPTY_P)).all()
-    asked = ~((each[:3].min(axis=0) >= AGREED) | (each[:3].max(axis=0) <= 1 - AGREED))
+    asked = ~((each[first].min(axis=0) >= AGREED) | (each[first].max(axis=0) <= 1 - AGREED))
     assert asked.sum() >= 2
     assert np.array_equal(lazy[asked], full[asked])
+
+
+def test_a_box_found_away_from_its_neighbours_is_read_where_they_put_it_too(classic):
+    # In a dim, noisy photo no box matches its print well, so no neighbour
+    # corrects a box matched astray. A box whose print shows 1.8 mm below
+    # its place, all neighbours where they should be: the reader also takes
+    # its input where the neighbours put it. Untouched, no box is.
+    from qwixx_scan.blank import blank_reference
+    from qwixx_scan.read import located_box_inputs
+
+    def dim(img):
+        return as_photo((img * 0.5 + 40).astype(np.uint8), noise=50, blur=1.5)
+
+    image, _ = draw(classic, MARKED, seed=6)
+    ref = blank_reference(classic, PX)
+    ids = [b.id for b in classic.boxes]
+    assert len(located_box_inputs(dim(image), classic, ref).second_place) == 0
+    r = classic.box("yellow-5").rect
+    x0, y0, x1, y1 = (round(v * PX) for v in (r.x - 1.5, r.y - 1.5, r.x + r.w + 1.5,
+                                               r.y + r.h + 1.5))
+    moved = image.copy()
+    down = round(1.8 * PX)
+    moved[y0 + down:y1 + down, x0:x1] = image[y0:y1, x0:x1]
+    located = located_box_inputs(dim(moved), classic, ref)
+    assert [ids[k] for k in located.second_place] == ["yellow-5"]
+    # there, where the neighbours put it, the window shows the box 1.8 mm low
+    k = ids.index("yellow-5")
+    assert not np.allclose(located.second_inputs[0], located.inputs[k], atol=0.05)
