@@ -828,8 +828,9 @@ def _write_one(job: tuple[Path, int, int, float]) -> float:
     jpeg, truth = make_photo(seed, index, hard_share)
     name = f"{index:04d}.jpg"
     truth["file"] = name
-    (out / name).write_bytes(jpeg)
+    # the truth first: a photo on disk always has its truth beside it
     (out / name).with_suffix(".json").write_text(json.dumps(truth, indent=1))
+    (out / name).write_bytes(jpeg)
     return time.perf_counter() - t0
 
 
@@ -842,7 +843,12 @@ def main() -> None:
     parser.add_argument("--start", type=int, default=0, help="index of the first photo")
     parser.add_argument("--jobs", type=int, default=1, help="processes (one core each)")
     args = parser.parse_args()
-    args.out.mkdir(parents=True, exist_ok=True)
+    if args.count < 1 or args.jobs < 1 or args.start < 0:
+        parser.error("--count and --jobs must be at least 1, --start at least 0")
+    try:
+        args.out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        parser.error(f"cannot create --out {args.out}: {error.strerror}; give a writable folder")
     jobs = [(args.out, args.seed, k, args.hard_share)
             for k in range(args.start, args.start + args.count)]
     cv2.setNumThreads(1)

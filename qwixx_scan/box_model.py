@@ -92,7 +92,7 @@ class BoxClassifier:
         self._late = [nets[m] for m in MEMBERS if m not in FIRST]
         self._deciders = [nets[m] for m in DECIDERS]
         # where the first networks and the others go in MEMBERS order
-        order = [m for m in FIRST] + [m for m in MEMBERS if m not in FIRST]
+        order = FIRST + "".join(m for m in MEMBERS if m not in FIRST)
         self._to_members = np.array([order.index(m) for m in MEMBERS])
         self._first_deciders = np.array([FIRST.index(m) for m in DECIDERS if m in FIRST])
 
