@@ -50,6 +50,19 @@ TEMPLATE_MARGIN_MM = 1.2
 #: homography through at least CORRECTION_INLIERS of the boxes (within
 #: RANSAC_MM) that moves some box by CORRECTION_MIN_MM or more is applied.
 WIDE_SEARCH_MM = 6.0
+#: A box whose print matches best on the edge of its +-SEARCH_MM search may
+#: lie beyond it: it is looked for again around its neighbours' offset
+#: (the well-matched ones where it has two), when that is within REACH_MM of where the fit put it
+#: (up to REACH_ROUNDS times, so a shift spreads along a row). Bent paper
+#: moves the middle of a row while the corners, where the markers are, stay
+#: put: on an independent photo (foreign_photos.py seed 3, photo 138: bent
+#: 3.7 mm, tilted 26 degrees) the four lock boxes at the rows' ends lay
+#: 2.5-3 mm above their place, were matched on the search's edge and read
+#: as doubtful. Only the neighbours' shift moves the search: a box under a
+#: scribble matches nowhere, and followed its best (0.2) over 4.7 mm into
+#: the gap to the next penalty box.
+REACH_MM = 5.0
+REACH_ROUNDS = 3
 RANSAC_MM = 0.8
 CORRECTION_INLIERS = 0.6
 CORRECTION_MIN_MM = 1.0
@@ -240,28 +253,64 @@ def locate_boxes(photo_gray_half: np.ndarray, ref: BlankReference,
     """Offset (dx, dy) in full-resolution px of each box's print, and match score.
 
     Template matching on half-resolution grey images (normalised correlation,
-    so exposure and contrast don't matter), with a sub-pixel peak.
+    so exposure and contrast don't matter), with a sub-pixel peak. A box
+    matched on the edge of its search is looked for again around its
+    neighbours' offset (see REACH_MM).
     """
     half = ref.px_per_mm / 2
     search = max(2, round(SEARCH_MM * half))
     margin = TEMPLATE_MARGIN_MM * half
-    h, w = photo_gray_half.shape
+    windows = []
+    for box in boxes:
+        r = box.rect
+        windows.append((round(r.x * half - margin), round(r.y * half - margin),
+                        round((r.x + r.w) * half + margin), round((r.y + r.h) * half + margin)))
     offsets = np.zeros((len(boxes), 2), np.float32)
     scores = np.zeros(len(boxes), np.float32)
-    for i, box in enumerate(boxes):
-        r = box.rect
-        x0, y0 = round(r.x * half - margin), round(r.y * half - margin)
-        x1, y1 = round((r.x + r.w) * half + margin), round((r.y + r.h) * half + margin)
-        if x0 - search < 0 or y0 - search < 0 or x1 + search > w or y1 + search > h:
-            continue
-        template = ref.gray_half[y0:y1, x0:x1]
-        area = photo_gray_half[y0 - search:y1 + search, x0 - search:x1 + search]
-        result = cv2.matchTemplate(area, template, cv2.TM_CCOEFF_NORMED)
-        _, best, _, (bx, by) = cv2.minMaxLoc(result)
-        dx, dy = _subpixel(result, bx, by)
-        offsets[i] = ((bx + dx - search) * 2, (by + dy - search) * 2)
-        scores[i] = best
+    on_edge = np.zeros(len(boxes), bool)
+    for i, window in enumerate(windows):
+        found = _match_box(photo_gray_half, ref.gray_half, window, (0, 0), search)
+        if found is not None:
+            offsets[i], scores[i], on_edge[i] = found
+    for _ in range(REACH_ROUNDS):
+        if not on_edge.any():
+            break
+        medians, _ = neighbour_offsets(offsets, scores, boxes, weak_too=True)
+        moved = False
+        for i in np.flatnonzero(on_edge & ~np.isnan(medians[:, 0])):
+            centre = (round(float(medians[i, 0]) / 2), round(float(medians[i, 1]) / 2))
+            if np.hypot(*centre) > REACH_MM * half:
+                continue
+            found = _match_box(photo_gray_half, ref.gray_half, windows[i], centre, search)
+            if found is not None and found[1] > scores[i]:
+                offsets[i], scores[i], on_edge[i] = found
+                moved = True
+            else:
+                on_edge[i] = False
+        if not moved:
+            break
     return offsets, scores
+
+
+def _match_box(photo_gray_half: np.ndarray, blank_gray_half: np.ndarray,
+               window: tuple[int, int, int, int], centre: tuple[int, int],
+               search: int) -> tuple[tuple[float, float], float, bool] | None:
+    """Where the blank's ``window`` (half-resolution px) matches best within
+    +-``search`` px of ``centre`` (px from its place): the offset in
+    full-resolution px, the score and whether the best match lies on the
+    search's edge; None where the search leaves the image."""
+    x0, y0, x1, y1 = window
+    cx, cy = centre
+    h, w = photo_gray_half.shape
+    ax0, ay0, ax1, ay1 = x0 + cx - search, y0 + cy - search, x1 + cx + search, y1 + cy + search
+    if ax0 < 0 or ay0 < 0 or ax1 > w or ay1 > h:
+        return None
+    result = cv2.matchTemplate(photo_gray_half[ay0:ay1, ax0:ax1], blank_gray_half[y0:y1, x0:x1],
+                               cv2.TM_CCOEFF_NORMED)
+    _, best, _, (bx, by) = cv2.minMaxLoc(result)
+    dx, dy = _subpixel(result, bx, by)
+    on_edge = bx in (0, 2 * search) or by in (0, 2 * search)
+    return (((cx + bx + dx - search) * 2, (cy + by + dy - search) * 2), best, on_edge)
 
 
 def global_correction(photo_gray_half: np.ndarray, ref: BlankReference,
@@ -502,7 +551,7 @@ def located_box_inputs(rectified: np.ndarray, sheet: Sheet, ref: BlankReference)
         # the corrected image's pixel (x, y) came from the rectified image at H (x, y)
         centres_px = cv2.perspectiveTransform(centres_px[None], correction)[0]
     # A border so that every shifted window lies inside the image.
-    pad = round((SEARCH_MM + 0.5) * p)
+    pad = round((REACH_MM + SEARCH_MM + 0.5) * p)
     padded = cv2.copyMakeBorder(rectified, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
 
     plans = _box_plans(ref, sheet)

@@ -334,3 +334,25 @@ def test_a_box_found_away_from_its_neighbours_is_read_where_they_put_it_too(clas
     # there, where the neighbours put it, the window shows the box 1.8 mm low
     k = ids.index("yellow-5")
     assert not np.allclose(located.second_inputs[0], located.inputs[k], atol=0.05)
+
+
+def test_a_bulge_moving_the_rows_ends_beyond_the_box_search_is_followed(classic):
+    # Bent paper moves the middle of the sheet while the corners, where the
+    # markers are, stay put: here the rows' right ends lie 3.2 mm above
+    # their place, more than the +-2 mm box search reaches, while the rest
+    # of the sheet is where it should be (no homography describes that).
+    marked = ["red-12", "red-lock", "yellow-11", "green-lock", "blue-3", "blue-12"]
+    image, _ = draw(classic, marked, seed=8)
+    h, w = image.shape[:2]
+    lock = classic.box("green-lock").rect
+    cx, cy = np.float32(lock.centre) * PX
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    bulge = 3.2 * PX * np.exp(-(((xs - cx) / (25 * PX)) ** 2 + ((ys - cy) / (30 * PX)) ** 2))
+    # the image at (x, y) shows the sheet at (x, y + bulge): the print moved up
+    bent = cv2.remap(image, xs, ys + bulge, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    verdicts = read_marks(as_photo(bent, shift_px=(0, 0)), classic, px_per_mm=PX)
+    assert states(verdicts, marked) == {i: "crossed" for i in marked}
+    others = [b.id for b in classic.boxes if b.id not in marked]
+    assert states(verdicts, others) == {i: "empty" for i in others}
+    found_y = verdicts["green-lock"].found_at_mm[1]
+    assert found_y == pytest.approx(lock.centre[1] - 3.2, abs=0.4)
