@@ -66,6 +66,16 @@ REACH_ROUNDS = 3
 RANSAC_MM = 0.8
 CORRECTION_INLIERS = 0.6
 CORRECTION_MIN_MM = 1.0
+#: Where no homography fits, a bend (see :func:`bend_shifts`) is looked for
+#: among each box's BEND_PEAKS best matches (at least BEND_PEAK_SPACING_MM
+#: apart), in BEND_TRIALS random draws per axis; it is taken when its matches
+#: score BEND_MIN_SUPPORT times those of no shift at all and it explains at
+#: least BEND_MIN_BOXES of the boxes.
+BEND_PEAKS = 3
+BEND_PEAK_SPACING_MM = 2.0
+BEND_TRIALS = 300
+BEND_MIN_SUPPORT = 2.0
+BEND_MIN_BOXES = 0.5
 #: An offset further than this (mm) from its neighbours' with a weak match is
 #: replaced by theirs; neighbours are boxes whose centres lie within
 #: NEIGHBOUR_MM.
@@ -248,14 +258,15 @@ def _check_image(rectified: np.ndarray, sheet: Sheet, px_per_mm: float) -> None:
 
 # --- 1. locate --------------------------------------------------------------
 
-def locate_boxes(photo_gray_half: np.ndarray, ref: BlankReference,
-                 boxes: tuple[Box, ...]) -> tuple[np.ndarray, np.ndarray]:
+def locate_boxes(photo_gray_half: np.ndarray, ref: BlankReference, boxes: tuple[Box, ...], *,
+                 start: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Offset (dx, dy) in full-resolution px of each box's print, and match score.
 
     Template matching on half-resolution grey images (normalised correlation,
     so exposure and contrast don't matter), with a sub-pixel peak. A box
     matched on the edge of its search is looked for again around its
-    neighbours' offset (see REACH_MM).
+    neighbours' offset (see REACH_MM). ``start``: where to search each box
+    first (offsets in full-resolution px; default where the fit puts it).
     """
     half = ref.px_per_mm / 2
     search = max(2, round(SEARCH_MM * half))
@@ -265,11 +276,17 @@ def locate_boxes(photo_gray_half: np.ndarray, ref: BlankReference,
         r = box.rect
         windows.append((round(r.x * half - margin), round(r.y * half - margin),
                         round((r.x + r.w) * half + margin), round((r.y + r.h) * half + margin)))
+    first = np.zeros((len(boxes), 2)) if start is None else np.round(start / 2)
+    # A border, so that a box moved toward the image's edge (bent paper
+    # beside a marker) is still searched: the paper's edge goes on there.
+    pad = search + round(REACH_MM * half) + int(np.abs(first).max(initial=0)) + 1
+    photo = cv2.copyMakeBorder(photo_gray_half, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
     offsets = np.zeros((len(boxes), 2), np.float32)
     scores = np.zeros(len(boxes), np.float32)
     on_edge = np.zeros(len(boxes), bool)
     for i, window in enumerate(windows):
-        found = _match_box(photo_gray_half, ref.gray_half, window, (0, 0), search)
+        centre = (int(first[i, 0]), int(first[i, 1]))
+        found = _match_box(photo, pad, ref.gray_half, window, centre, search)
         if found is not None:
             offsets[i], scores[i], on_edge[i] = found
     for _ in range(REACH_ROUNDS):
@@ -279,9 +296,9 @@ def locate_boxes(photo_gray_half: np.ndarray, ref: BlankReference,
         moved = False
         for i in np.flatnonzero(on_edge & ~np.isnan(medians[:, 0])):
             centre = (round(float(medians[i, 0]) / 2), round(float(medians[i, 1]) / 2))
-            if np.hypot(*centre) > REACH_MM * half:
+            if np.hypot(*(centre - first[i])) > REACH_MM * half:
                 continue
-            found = _match_box(photo_gray_half, ref.gray_half, windows[i], centre, search)
+            found = _match_box(photo, pad, ref.gray_half, windows[i], centre, search)
             if found is not None and found[1] > scores[i]:
                 offsets[i], scores[i], on_edge[i] = found
                 moved = True
@@ -292,20 +309,22 @@ def locate_boxes(photo_gray_half: np.ndarray, ref: BlankReference,
     return offsets, scores
 
 
-def _match_box(photo_gray_half: np.ndarray, blank_gray_half: np.ndarray,
+def _match_box(photo: np.ndarray, pad: int, blank_gray_half: np.ndarray,
                window: tuple[int, int, int, int], centre: tuple[int, int],
                search: int) -> tuple[tuple[float, float], float, bool] | None:
     """Where the blank's ``window`` (half-resolution px) matches best within
-    +-``search`` px of ``centre`` (px from its place): the offset in
+    +-``search`` px of ``centre`` (px from its place) in ``photo`` (the
+    half-resolution photo with a border of ``pad`` px): the offset in
     full-resolution px, the score and whether the best match lies on the
-    search's edge; None where the search leaves the image."""
+    search's edge; None where the search leaves the padded photo."""
     x0, y0, x1, y1 = window
     cx, cy = centre
-    h, w = photo_gray_half.shape
-    ax0, ay0, ax1, ay1 = x0 + cx - search, y0 + cy - search, x1 + cx + search, y1 + cy + search
+    h, w = photo.shape
+    ax0, ay0 = x0 + cx - search + pad, y0 + cy - search + pad
+    ax1, ay1 = x1 + cx + search + pad, y1 + cy + search + pad
     if ax0 < 0 or ay0 < 0 or ax1 > w or ay1 > h:
         return None
-    result = cv2.matchTemplate(photo_gray_half[ay0:ay1, ax0:ax1], blank_gray_half[y0:y1, x0:x1],
+    result = cv2.matchTemplate(photo[ay0:ay1, ax0:ax1], blank_gray_half[y0:y1, x0:x1],
                                cv2.TM_CCOEFF_NORMED)
     _, best, _, (bx, by) = cv2.minMaxLoc(result)
     dx, dy = _subpixel(result, bx, by)
@@ -314,10 +333,12 @@ def _match_box(photo_gray_half: np.ndarray, blank_gray_half: np.ndarray,
 
 
 def global_correction(photo_gray_half: np.ndarray, ref: BlankReference,
-                      boxes: tuple[Box, ...]) -> np.ndarray | None:
-    """A homography (full-resolution px, blank -> photo) that puts the boxes
-    back where the blank has them when the sheet's fit is off by more than the
-    box search absorbs; None when no correction is needed or none is sure.
+                      boxes: tuple[Box, ...]) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """How to put the boxes back where the blank has them when the sheet's fit
+    is off by more than the box search absorbs: a homography (full-resolution
+    px, blank -> photo) or, for bent paper, each box's shift (full-resolution
+    px) to start its search from; (None, None) when no correction is needed
+    or none is sure.
 
     A fit to three markers can be off by 4-6 mm at the hidden corner, and the
     +-SEARCH_MM box search then matches half a box away. Here every box's
@@ -325,16 +346,19 @@ def global_correction(photo_gray_half: np.ndarray, ref: BlankReference,
     homography is fitted to all boxes with RANSAC: a box matched on a mark or
     a neighbour is an outlier, not a shift. It is used only when most boxes
     agree with it, and only when it moves some box by more than
-    CORRECTION_MIN_MM (a good fit passes through unchanged).
+    CORRECTION_MIN_MM (a good fit passes through unchanged). Where no
+    homography fits, the shifts may be those of bent paper (see
+    :func:`bend_shifts`).
     """
     template_src = ref.gray_quarter
     quarter = cv2.resize(photo_gray_half, template_src.shape[::-1], interpolation=cv2.INTER_AREA)
     ppm = ref.px_per_mm / 4
     search = round(WIDE_SEARCH_MM * ppm)
     margin = TEMPLATE_MARGIN_MM * ppm
+    spacing = max(1, round(BEND_PEAK_SPACING_MM * ppm))
     h, w = quarter.shape
-    src, dst, scores = [], [], []
-    for box in boxes:
+    index, candidates = [], []
+    for i, box in enumerate(boxes):
         r = box.rect
         x0, y0 = round(r.x * ppm - margin), round(r.y * ppm - margin)
         x1, y1 = round((r.x + r.w) * ppm + margin), round((r.y + r.h) * ppm + margin)
@@ -342,27 +366,112 @@ def global_correction(photo_gray_half: np.ndarray, ref: BlankReference,
             continue
         result = cv2.matchTemplate(quarter[y0 - search:y1 + search, x0 - search:x1 + search],
                                    template_src[y0:y1, x0:x1], cv2.TM_CCOEFF_NORMED)
-        _, best, _, (bx, by) = cv2.minMaxLoc(result)
-        dx, dy = _subpixel(result, bx, by)
-        cx, cy = r.centre
-        src.append((cx * ref.px_per_mm, cy * ref.px_per_mm))
-        dst.append((cx * ref.px_per_mm + (bx + dx - search) * 4,
-                    cy * ref.px_per_mm + (by + dy - search) * 4))
-        scores.append(best)
-    if len(src) < 12:
-        return None
-    src_a, dst_a = np.float32(src), np.float32(dst)
-    shift = np.hypot(*(dst_a - src_a).T) / ref.px_per_mm
+        index.append(i)
+        candidates.append(_best_peaks(result, search, spacing) / np.float32([ppm, ppm, 1]))
+    if len(index) < 12:
+        return None, None
+    found = np.array(candidates)  # boxes x BEND_PEAKS x (dx mm, dy mm, score)
+    centres_mm = np.float32([boxes[i].rect.centre for i in index])
+    src_a = centres_mm * np.float32(ref.px_per_mm)
+    dst_a = src_a + found[:, 0, :2] * np.float32(ref.px_per_mm)
+    shift = np.hypot(*found[:, 0, :2].T)
     if np.percentile(shift, 90) < CORRECTION_MIN_MM:
-        return None  # the fit is good; the box search takes care of the rest
+        return None, None  # the fit is good; the box search takes care of the rest
     hom, inliers = cv2.findHomography(src_a, dst_a, cv2.RANSAC,
                                       ransacReprojThreshold=RANSAC_MM * ref.px_per_mm)
-    if hom is None or inliers.sum() < CORRECTION_INLIERS * len(src):
+    if hom is not None and inliers.sum() >= CORRECTION_INLIERS * len(src_a):
+        moved = cv2.perspectiveTransform(src_a[None], hom)[0]
+        if np.hypot(*(moved - src_a).T).max() / ref.px_per_mm < CORRECTION_MIN_MM:
+            return None, None
+        return hom, None
+    size_mm = (ref.image.shape[1] / ref.px_per_mm, ref.image.shape[0] / ref.px_per_mm)
+    bent = bend_shifts(centres_mm, found, size_mm)
+    if bent is None:
+        return None, None
+    all_centres = np.float32([b.rect.centre for b in boxes])
+    return None, bent(all_centres) * np.float32(ref.px_per_mm)
+
+
+def _best_peaks(result: np.ndarray, search: int, spacing: int) -> np.ndarray:
+    """The BEND_PEAKS best local maxima of a match ``result`` at least
+    ``spacing`` px apart: (dx, dy, score) each, px from the search's centre,
+    the best first (NaN and 0 where there are fewer)."""
+    size = 2 * spacing + 1
+    is_max = result >= cv2.dilate(result, np.ones((size, size), np.uint8))
+    ys, xs = np.nonzero(is_max)
+    order = np.argsort(-result[ys, xs])[:BEND_PEAKS]
+    peaks = np.full((BEND_PEAKS, 3), np.nan, np.float32)
+    peaks[:, 2] = 0.0
+    for k, j in enumerate(order):
+        dx, dy = _subpixel(result, xs[j], ys[j])
+        peaks[k] = (xs[j] + dx - search, ys[j] + dy - search, result[ys[j], xs[j]])
+    return peaks
+
+
+def bend_shifts(centres_mm: np.ndarray, found: np.ndarray,
+                size_mm: tuple[float, float]):
+    """The shift field of a bent sheet that the boxes' matches support, as a
+    function of sheet mm (n x 2) giving mm (n x 2); None when no bend fits
+    the matches clearly better than no shift at all.
+
+    Paper bent along one of its axes is lifted (or sunk) off the plane the
+    corner markers fix, most in the middle: under a tilted camera each point
+    appears moved by about its height times the slant of the view there. So
+    the shift is (1 - s^2) (a + b u + c v), s the position along the bend's
+    axis and u, v the position on the sheet (all -1..1), a, b, c 2-vectors:
+    six numbers. Boxes are alike, so a match can alias onto the next box:
+    each box offers its BEND_PEAKS best matches (``found``: boxes x peaks x
+    (dx, dy, score), mm) and a bend is fitted by RANSAC, counting for each
+    box the best score among its matches within RANSAC_MM of the bend: the
+    true match holds the box's own number and scores higher.
+    """
+    rng = np.random.default_rng(0)  # the same photo reads the same every time
+    offsets, scores = found[:, :, :2], found[:, :, 2]
+    n = len(found)
+    still = np.where(np.hypot(*found[:, 0, :2].T) < RANSAC_MM, scores[:, 0], 0.0).sum()
+    best: tuple[float, int, np.ndarray] | None = None
+    for axis in (0, 1):
+        basis = _bend_basis(centres_mm, size_mm, axis)
+        for _ in range(BEND_TRIALS):
+            pick = rng.choice(n, 3, replace=False)
+            which = rng.integers(0, BEND_PEAKS, 3) if rng.random() < 0.5 else np.zeros(3, int)
+            seen = offsets[pick, which]
+            if np.isnan(seen).any():
+                continue
+            try:
+                coef = np.linalg.solve(basis[pick], seen)
+            except np.linalg.LinAlgError:
+                continue
+            support = _bend_support(basis @ coef, offsets, scores)
+            if best is None or support > best[0]:
+                best = (support, axis, coef)
+    if best is None or best[0] < BEND_MIN_SUPPORT * max(still, 1e-6):
         return None
-    moved = cv2.perspectiveTransform(src_a[None], hom)[0]
-    if np.hypot(*(moved - src_a).T).max() / ref.px_per_mm < CORRECTION_MIN_MM:
+    _, axis, coef = best
+    basis = _bend_basis(centres_mm, size_mm, axis)
+    for _ in range(3):  # refit to the matches it explains
+        distance = np.hypot(*((basis @ coef)[:, None, :] - offsets).transpose(2, 0, 1))
+        distance = np.where(np.isnan(distance), np.inf, distance)
+        nearest = distance.argmin(axis=1)
+        near = distance[np.arange(n), nearest] < RANSAC_MM
+        if near.sum() < BEND_MIN_BOXES * n:
+            return None
+        coef, *_ = np.linalg.lstsq(basis[near], offsets[np.arange(n), nearest][near], rcond=None)
+    if np.hypot(*(basis @ coef).T).max() < CORRECTION_MIN_MM:
         return None
-    return hom
+    return lambda points_mm: (_bend_basis(points_mm, size_mm, axis) @ coef).astype(np.float32)
+
+
+def _bend_basis(points_mm: np.ndarray, size_mm: tuple[float, float], axis: int) -> np.ndarray:
+    u = points_mm[:, 0] / size_mm[0] * 2 - 1
+    v = points_mm[:, 1] / size_mm[1] * 2 - 1
+    lift = 1 - (u, v)[axis] ** 2
+    return np.stack([lift, lift * u, lift * v], 1).astype(np.float64)
+
+
+def _bend_support(predicted: np.ndarray, offsets: np.ndarray, scores: np.ndarray) -> float:
+    distance = np.hypot(*(predicted[:, None, :] - offsets).transpose(2, 0, 1))
+    return float(np.where(distance < RANSAC_MM, scores, 0.0).max(axis=1).sum())
 
 
 def _subpixel(result: np.ndarray, x: int, y: int) -> tuple[float, float]:
@@ -533,14 +642,14 @@ def located_box_inputs(rectified: np.ndarray, sheet: Sheet, ref: BlankReference)
     gray = cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY)
     gray_half = cv2.resize(gray, ref.gray_half.shape[::-1], interpolation=cv2.INTER_AREA)
     boxes = sheet.boxes
-    correction = global_correction(gray_half.astype(np.float32), ref, boxes)
+    correction, start = global_correction(gray_half.astype(np.float32), ref, boxes)
     if correction is not None:
         rectified = cv2.warpPerspective(rectified, correction, (width, height),
                                         flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                         borderMode=cv2.BORDER_REPLICATE)
         gray = cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY)
         gray_half = cv2.resize(gray, ref.gray_half.shape[::-1], interpolation=cv2.INTER_AREA)
-    offsets, scores = locate_boxes(gray_half.astype(np.float32), ref, boxes)
+    offsets, scores = locate_boxes(gray_half.astype(np.float32), ref, boxes, start=start)
     offsets = regularise_offsets(offsets, scores, boxes, p)
     # (in a dim, noisy photo no box may match well: then all neighbours count)
     expected, _ = neighbour_offsets(offsets, scores, boxes, weak_too=True)
@@ -551,7 +660,7 @@ def located_box_inputs(rectified: np.ndarray, sheet: Sheet, ref: BlankReference)
         # the corrected image's pixel (x, y) came from the rectified image at H (x, y)
         centres_px = cv2.perspectiveTransform(centres_px[None], correction)[0]
     # A border so that every shifted window lies inside the image.
-    pad = round((REACH_MM + SEARCH_MM + 0.5) * p)
+    pad = round((REACH_MM + SEARCH_MM + 0.5) * p + np.abs(offsets).max(initial=0.0))
     padded = cv2.copyMakeBorder(rectified, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
 
     plans = _box_plans(ref, sheet)

@@ -356,3 +356,60 @@ def test_a_bulge_moving_the_rows_ends_beyond_the_box_search_is_followed(classic)
     assert states(verdicts, others) == {i: "empty" for i in others}
     found_y = verdicts["green-lock"].found_at_mm[1]
     assert found_y == pytest.approx(lock.centre[1] - 3.2, abs=0.4)
+
+
+def test_paper_bent_so_far_that_boxes_look_like_their_neighbours_is_read_right(classic):
+    # Paper arched along its height under a steep camera: the middle rows
+    # appear moved sideways by up to 8.5 mm, more than half a box pitch
+    # (9.9 mm), while the corners, where the markers are, stay put. No
+    # homography describes that, and a box searched where the fit puts it
+    # matches its neighbour's print. The reader fits the bend to the boxes'
+    # matches (each box offers several) and searches each box where the bend
+    # puts it.
+    marked = ["red-3", "red-8", "yellow-5", "yellow-6", "green-11", "green-4", "blue-9",
+              "blue-6", "penalty-1"]
+    image, _ = draw(classic, marked, seed=9)
+    h, w = image.shape[:2]
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    v = ys / h * 2 - 1
+    u = xs / w * 2 - 1
+    shift = (1 - v * v) * (7.0 - 1.5 * u) * PX  # mm -> px, larger at the left
+    # the image at (x, y) shows the sheet at (x - shift, y): the print moved right
+    bent = cv2.remap(image, xs - shift, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    verdicts = read_marks(as_photo(bent, shift_px=(0, 0)), classic, px_per_mm=PX)
+    assert states(verdicts, marked) == {i: "crossed" for i in marked}
+    others = [b.id for b in classic.boxes if b.id not in marked]
+    assert states(verdicts, others) == {i: "empty" for i in others}
+    # the overlay outlines each box where its print is
+    for box in classic.boxes:
+        cx, cy = box.rect.centre
+        vv, uu = cy / classic.size_mm[1] * 2 - 1, cx / classic.size_mm[0] * 2 - 1
+        expected_x = cx + (1 - vv * vv) * (7.0 - 1.5 * uu)
+        assert verdicts[box.id].found_at_mm[0] == pytest.approx(expected_x, abs=0.5), box.id
+
+
+def test_a_bend_is_found_among_matches_aliased_onto_neighbouring_boxes(classic):
+    # Each box offers its best matches; on bent paper the best is often the
+    # neighbouring box's print, one pitch (9.9 mm) off, scoring a little
+    # lower than the box's own. The bend explains the own matches; with no
+    # bend in the matches, there is none to take.
+    from qwixx_scan.read import BEND_PEAKS, bend_shifts
+
+    rng = np.random.default_rng(3)
+    centres = np.float32([b.rect.centre for b in classic.boxes])
+    u = centres[:, 0] / classic.size_mm[0] * 2 - 1
+    v = centres[:, 1] / classic.size_mm[1] * 2 - 1
+    true = np.stack([(1 - v * v) * (6.0 - 2.0 * u), (1 - v * v) * 0.8], 1)
+    found = np.full((len(centres), BEND_PEAKS, 3), np.nan, np.float32)
+    found[:, :, 2] = 0.0
+    aliased = rng.random(len(centres)) < 0.45
+    for k, (dx, dy) in enumerate(true + rng.normal(0, 0.1, true.shape)):
+        own, other = (dx, dy, 0.9), (dx - 9.9 if dx > 0 else dx + 9.9, dy, 0.8)
+        found[k, :2] = (other, own) if aliased[k] else (own, other)
+    bend = bend_shifts(centres, found, classic.size_mm)
+    assert bend is not None
+    assert np.abs(bend(centres) - true).max() < 0.3
+    flat = found.copy()
+    flat[:, 0, :2] = rng.normal(0, 0.2, (len(centres), 2))
+    flat[:, 0, 2] = 0.9
+    assert bend_shifts(centres, flat, classic.size_mm) is None
