@@ -123,6 +123,20 @@ def test_one_marker_under_a_thumb(tmp_path, known, hidden):
     assert sorted(sheet.marked) == sorted(CROSSES)
 
 
+def test_a_steeply_tilted_sheet_keeps_its_three_markers_together():
+    # The far side half as wide as the near one, a thumb over one corner:
+    # the near marker alone predicts the far one far off, the two together
+    # do not, and the sheet keeps the three markers it needs.
+    h_true = placement(TREDEN_A, SIZE, centre=(1200, 900), width_px=1500, angle_deg=-10,
+                       tilt=0.7)
+    image = photo(SIZE, [(flat_sheet(TREDEN_A), h_true)])
+    m = TREDEN_A.furniture.markers[1]
+    image = cover(image, h_true, (m.x - 2, m.y - 2, m.x + m.w + 2, m.y + m.h + 2))
+    groups = group_markers(detect_markers(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)),
+                           TREDEN_A.size_mm)
+    assert [len(g.hits) for g in groups] == [3]
+
+
 @pytest.mark.parametrize("side, centre", [("left", (300, 900)), ("bottom", (1200, 1600)),
                                            ("right", (2150, 900))])
 def test_sheet_cut_off_names_the_side(tmp_path, known, side, centre):
