@@ -183,3 +183,28 @@ def test_a_code_claimed_by_two_sheets_is_refused_for_the_one_seen_worse():
     twin = seen_at(w * 10 + 200.0)
     kept, problems = _drop_borrowed_codes([own, twin], [4, 3], [], "table.jpg")
     assert kept == [own, twin] and problems == []
+
+
+def test_a_code_seen_squeezed_and_sheared_far_from_its_place_is_found_and_read():
+    # Bent paper under a steep camera, its code corner under the thumb: the
+    # three-marker fit puts the code 13 mm off, and the code shows 0.7 times
+    # as wide and 0.9 times as high as the fit expects, sheared by 13 degrees.
+    ppm = 10.0
+    width, height = KETTINGEN_C.size_mm
+    page = np.full((round(height * ppm), round(width * ppm)), 190, np.uint8)
+    code = KETTINGEN_C.furniture.code
+    cells = np.pad(~code_modules(KETTINGEN_C.code_payload), QR_BORDER_MODULES,
+                   constant_values=True)
+    side = round(code.w * ppm)
+    picture = cv2.resize(cells.astype(np.uint8) * 140 + 50, (side, side),
+                         interpolation=cv2.INTER_NEAREST)
+    x, y = (code.x - 7.0) * ppm, (code.y - 11.0) * ppm
+    squeeze = np.float32([[0.7, 0.0, x], [0.7 * np.tan(np.radians(13)), 0.9, y]])
+    cv2.warpAffine(picture, squeeze, page.shape[::-1], dst=page, flags=cv2.INTER_AREA,
+                   borderMode=cv2.BORDER_TRANSPARENT)
+    page = cv2.GaussianBlur(page, (0, 0), 1.0)
+    fit = SheetFit(np.diag([ppm, ppm, 1.0]), 0.0, ppm, 3)
+    rect = (code.x, code.y, code.x + code.w, code.y + code.h)
+    payloads = KNOWN.payloads_with_code_at(KETTINGEN_C.size_mm, rect)
+    found = search_code(page, fit, rect, KETTINGEN_C.size_mm, known_payloads=payloads)
+    assert found is not None and found[0] == KETTINGEN_C.code_payload
