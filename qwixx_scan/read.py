@@ -58,9 +58,11 @@ WIDE_SEARCH_MM = 6.0
 #: put: on an independent photo (foreign_photos.py seed 3, photo 138: bent
 #: 3.7 mm, tilted 26 degrees) the four lock boxes at the rows' ends lay
 #: 2.5-3 mm above their place, were matched on the search's edge and read
-#: as doubtful. Only the neighbours' shift moves the search: a box under a
-#: scribble matches nowhere, and followed its best (0.2) over 4.7 mm into
-#: the gap to the next penalty box.
+#: as doubtful. Only the neighbours' shift moves the search, and only a
+#: match there better than WEAK_MATCH is taken: a box under a scribble
+#: matches nowhere, and followed its best (0.2) over 4.7 mm into the gap to
+#: the next penalty box; two scribbled penalty boxes following each other
+#: drifted 2.6 mm.
 REACH_MM = 5.0
 REACH_ROUNDS = 3
 RANSAC_MM = 0.8
@@ -299,7 +301,7 @@ def locate_boxes(photo_gray_half: np.ndarray, ref: BlankReference, boxes: tuple[
             if np.hypot(*(centre - first[i])) > REACH_MM * half:
                 continue
             found = _match_box(photo, pad, ref.gray_half, windows[i], centre, search)
-            if found is not None and found[1] > scores[i]:
+            if found is not None and found[1] > max(scores[i], WEAK_MATCH):
                 offsets[i], scores[i], on_edge[i] = found
                 moved = True
             else:
@@ -509,20 +511,25 @@ def neighbour_offsets(offsets: np.ndarray, scores: np.ndarray, boxes: tuple[Box,
     """Per box, the median offset and match score of its well-matched
     neighbours (within NEIGHBOUR_MM); NaN where it has fewer than two.
     ``weak_too``: where fewer than two neighbours match well, all of them."""
-    dist = _box_distances(boxes)
-    good = scores > WEAK_MATCH
-    medians = np.full(offsets.shape, np.nan, np.float32)
-    median_scores = np.full(len(boxes), np.nan, np.float32)
-    for i in range(len(boxes)):
-        near = (dist[i] < NEIGHBOUR_MM) & good
-        near[i] = False
-        if weak_too and near.sum() < 2:
-            near = dist[i] < NEIGHBOUR_MM
-            near[i] = False
-        if near.sum() >= 2:
-            medians[i] = np.median(offsets[near], axis=0)
-            median_scores[i] = np.median(scores[near])
-    return medians, median_scores
+    near = _near_boxes(boxes)
+    use = near & (scores > WEAK_MATCH)[None, :]
+    if weak_too:
+        use = np.where((use.sum(axis=1) < 2)[:, None], near, use)
+    enough = use.sum(axis=1) >= 2
+    use &= enough[:, None]
+    medians = _nan_median(np.where(use[:, :, None], offsets[None, :, :], np.nan), axis=1)
+    median_scores = _nan_median(np.where(use, scores[None, :], np.nan), axis=1)
+    return medians.astype(np.float32), median_scores.astype(np.float32)
+
+
+_near: dict[tuple[Box, ...], np.ndarray] = {}
+
+
+def _near_boxes(boxes: tuple[Box, ...]) -> np.ndarray:
+    """n x n: whether box j's centre lies within NEIGHBOUR_MM of box i's (i != j)."""
+    if boxes not in _near:
+        _near[boxes] = (_box_distances(boxes) < NEIGHBOUR_MM) & ~np.eye(len(boxes), dtype=bool)
+    return _near[boxes]
 
 # --- 2. normalise: the network's input --------------------------------------
 
