@@ -357,9 +357,8 @@ def global_correction(photo_gray_half: np.ndarray, ref: BlankReference,
     ppm = ref.px_per_mm / 4
     search = round(WIDE_SEARCH_MM * ppm)
     margin = TEMPLATE_MARGIN_MM * ppm
-    spacing = max(1, round(BEND_PEAK_SPACING_MM * ppm))
     h, w = quarter.shape
-    index, candidates = [], []
+    index, results, best_shifts = [], [], []
     for i, box in enumerate(boxes):
         r = box.rect
         x0, y0 = round(r.x * ppm - margin), round(r.y * ppm - margin)
@@ -368,16 +367,18 @@ def global_correction(photo_gray_half: np.ndarray, ref: BlankReference,
             continue
         result = cv2.matchTemplate(quarter[y0 - search:y1 + search, x0 - search:x1 + search],
                                    template_src[y0:y1, x0:x1], cv2.TM_CCOEFF_NORMED)
+        _, _, _, (bx, by) = cv2.minMaxLoc(result)
+        dx, dy = _subpixel(result, bx, by)
         index.append(i)
-        candidates.append(_best_peaks(result, search, spacing) / np.float32([ppm, ppm, 1]))
+        results.append(result)
+        best_shifts.append(((bx + dx - search) / ppm, (by + dy - search) / ppm))
     if len(index) < 12:
         return None, None
-    found = np.array(candidates)  # boxes x BEND_PEAKS x (dx mm, dy mm, score)
     centres_mm = np.float32([boxes[i].rect.centre for i in index])
+    shift_mm = np.float32(best_shifts)
     src_a = centres_mm * np.float32(ref.px_per_mm)
-    dst_a = src_a + found[:, 0, :2] * np.float32(ref.px_per_mm)
-    shift = np.hypot(*found[:, 0, :2].T)
-    if np.percentile(shift, 90) < CORRECTION_MIN_MM:
+    dst_a = src_a + shift_mm * np.float32(ref.px_per_mm)
+    if np.percentile(np.hypot(*shift_mm.T), 90) < CORRECTION_MIN_MM:
         return None, None  # the fit is good; the box search takes care of the rest
     hom, inliers = cv2.findHomography(src_a, dst_a, cv2.RANSAC,
                                       ransacReprojThreshold=RANSAC_MM * ref.px_per_mm)
@@ -386,6 +387,10 @@ def global_correction(photo_gray_half: np.ndarray, ref: BlankReference,
         if np.hypot(*(moved - src_a).T).max() / ref.px_per_mm < CORRECTION_MIN_MM:
             return None, None
         return hom, None
+    # boxes x BEND_PEAKS x (dx mm, dy mm, score)
+    spacing = max(1, round(BEND_PEAK_SPACING_MM * ppm))
+    found = np.array([_best_peaks(result, search, spacing) for result in results])
+    found /= np.float32([ppm, ppm, 1])
     size_mm = (ref.image.shape[1] / ref.px_per_mm, ref.image.shape[0] / ref.px_per_mm)
     bent = bend_shifts(centres_mm, found, size_mm)
     if bent is None:
