@@ -5,11 +5,13 @@ How:
 1. Locate: first the whole sheet: every box's print is looked for within
    +-6 mm at quarter resolution and, when most boxes agree on a homography
    that moves them by a millimetre or more (a fit to three markers is off at
-   the hidden corner), the image is warped by it. Then every box's printed
-   surroundings (outline, number, row band) are matched against the blank
-   sheet within +-2 mm, absorbing paper curl; an offset that disagrees with
-   the neighbours while its match is weak (ink over the print) is replaced
-   by theirs.
+   the hidden corner), the image is warped by it; where none fits, a bend
+   of the paper may (each box is then first searched where the bend puts
+   it). Then every box's printed surroundings (outline, number, row band)
+   are matched against the blank sheet within +-2 mm, absorbing paper curl,
+   and a box matched on the edge of that search is looked for again around
+   its neighbours' shift; an offset that disagrees with the neighbours
+   while its match is weak (ink over the print) is replaced by theirs.
 2. Normalise: per box and colour channel, the paper level is measured on
    the box's own flat light inside (80th percentile, so ink stays below
    it), on a 3 x 3 grid so soft shadows are followed; a box far darker than
