@@ -135,3 +135,20 @@ def test_a_rule_error_that_a_doubtful_box_may_undo_makes_review_not_invalid():
     assert not legal_reading_exists(KETTINGEN_B, verdicts)
     score = doubt_aware(score_sheet(KETTINGEN_B, [a, c]), KETTINGEN_B, verdicts)
     assert score.status([b]) == "invalid"
+
+
+def test_a_sheet_with_many_doubtful_boxes_is_advised_to_be_photographed_again():
+    from qwixx_scan.pipeline import SheetResult
+    from qwixx_scan.report import MANY_DOUBTS, sheet_table
+
+    free = [x.id for x in KETTINGEN_B.boxes if x.kind == "number"]
+
+    def table(n_doubtful):
+        doubtful = {x: "empty" for x in free[:n_doubtful]}
+        verdicts = verdicts_for(KETTINGEN_B, set(), doubtful)
+        return sheet_table("bent.jpg", SheetResult(
+            sheet=KETTINGEN_B, verdicts=verdicts, score=score_sheet(KETTINGEN_B, []),
+            uncertain=list(doubtful)))
+
+    assert "tip:" not in table(MANY_DOUBTS - 1)
+    assert f"tip: {MANY_DOUBTS} boxes are doubtful: photograph the sheet again" in table(MANY_DOUBTS)
