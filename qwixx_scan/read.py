@@ -34,6 +34,7 @@ y / px_per_mm), x right, y down, top-left trim corner at (0, 0).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import cv2
@@ -53,9 +54,10 @@ TEMPLATE_MARGIN_MM = 1.2
 #: RANSAC_MM) that moves some box by CORRECTION_MIN_MM or more is applied.
 WIDE_SEARCH_MM = 6.0
 #: A box whose print matches best on the edge of its +-SEARCH_MM search may
-#: lie beyond it: it is looked for again around its neighbours' offset
-#: (the well-matched ones where it has two), when that is within REACH_MM of where the fit put it
-#: (up to REACH_ROUNDS times, so a shift spreads along a row). Bent paper
+#: lie beyond it: it is looked for again around its neighbours' offset (the
+#: well-matched ones where it has two), when that is within REACH_MM of
+#: where its search began (up to REACH_ROUNDS times, so a shift spreads
+#: along a row). Bent paper
 #: moves the middle of a row while the corners, where the markers are, stay
 #: put: on an independent photo (foreign_photos.py seed 3, photo 138: bent
 #: 3.7 mm, tilted 26 degrees) the four lock boxes at the rows' ends lay
@@ -418,7 +420,7 @@ def _best_peaks(result: np.ndarray, search: int, spacing: int) -> np.ndarray:
 
 
 def bend_shifts(centres_mm: np.ndarray, found: np.ndarray,
-                size_mm: tuple[float, float]):
+                size_mm: tuple[float, float]) -> Callable[[np.ndarray], np.ndarray] | None:
     """The shift field of a bent sheet that the boxes' matches support, as a
     function of sheet mm (n x 2) giving mm (n x 2); None when no bend fits
     the matches clearly better than no shift at all.
