@@ -678,6 +678,55 @@ def store_jpeg(image_bgr: np.ndarray, quality: int, orientation: int) -> bytes:
     return out.getvalue()
 
 
+
+
+def soften(image: np.ndarray, rng: np.random.Generator,
+           hard: bool) -> tuple[np.ndarray, float, bool]:
+    """Focus blur (Gaussian, px) and sometimes the phone's unsharp mask."""
+    blur_px = rng.uniform(0.9, 2.2) if hard else rng.uniform(0.3, 1.2)
+    image = cv2.GaussianBlur(image, (0, 0), blur_px)
+    sharpened = bool(rng.random() < 0.4)
+    if sharpened:
+        image = cv2.addWeighted(image, 1.6, cv2.GaussianBlur(image, (0, 0), 1.5), -0.6, 0)
+    return image, float(blur_px), sharpened
+
+
+def develop(image: np.ndarray, field: np.ndarray, exposure: float, rng: np.random.Generator,
+            hard: bool) -> tuple[np.ndarray, str, float]:
+    """The sensor's view of ``image`` (BGR uint8) under the light ``field``:
+    white balance, luminance noise per pixel and chroma noise in blotches
+    (stronger in the dark); BGR uint8, the white balance and the noise level."""
+    height, width = image.shape[:2]
+    balance = {"warm": (0.86, 0.97, 1.1), "cool": (1.1, 1.0, 0.9), "neutral": (1.0, 1.0, 1.0)}
+    wb = str(rng.choice(list(balance), p=[0.4, 0.25, 0.35]))
+    gains = np.array(balance[wb]) * rng.uniform(0.97, 1.03, 3)
+    photo = cv2.multiply(image, cv2.merge([field * float(g) for g in gains]), dtype=cv2.CV_32F)
+    noise = rng.uniform(2.0, 4.0) * (1.0 / max(exposure, 0.3)) ** 0.8
+    noise *= 1.4 if hard else 1.0
+    luma = np.empty((height, width), np.float32)
+    cv2.randn(luma, 0, noise)  # OpenCV's generator (seeded per photo): faster than numpy
+    photo += luma[..., None]
+    del luma
+    chroma = cv2.resize(rng.normal(0, noise * 0.9, (height // 3, width // 3, 3)).astype(np.float32),
+                        (width, height), interpolation=cv2.INTER_LINEAR)
+    out = cv2.add(photo, chroma, dtype=cv2.CV_8U)  # saturating
+    return out, wb, float(noise)
+
+
+def encode_photo(image: np.ndarray, rng: np.random.Generator,
+                 hard: bool) -> tuple[bytes, int, int]:
+    """JPEG bytes of the upright ``image``, its quality and EXIF orientation
+    (portrait photos are often stored turned, now and then one upside down)."""
+    height, width = image.shape[:2]
+    quality = int(rng.integers(40, 71)) if hard else int(rng.integers(60, 96))
+    orientation = 1
+    if height > width and rng.random() < 0.6:
+        orientation = int(rng.choice([6, 8]))
+    elif rng.random() < 0.08:
+        orientation = 3
+    return store_jpeg(image, quality, orientation), quality, orientation
+
+
 def make_photo(seed: int, index: int, hard_share: float) -> tuple[bytes, dict]:
     """One photo (JPEG bytes) and its truth; the same (seed, index) gives the same photo."""
     rng = np.random.default_rng([seed, index, 7411])
@@ -750,11 +799,7 @@ def make_photo(seed: int, index: int, hard_share: float) -> tuple[bytes, dict]:
         thumb = int(rng.integers(4))
         draw_thumb(image, cam, sheet, thumb, rng)
 
-    blur_px = rng.uniform(0.9, 2.2) if hard else rng.uniform(0.3, 1.2)
-    image = cv2.GaussianBlur(image, (0, 0), blur_px)
-    sharpened = bool(rng.random() < 0.4)
-    if sharpened:  # the phone's unsharp mask
-        image = cv2.addWeighted(image, 1.6, cv2.GaussianBlur(image, (0, 0), 1.5), -0.6, 0)
+    image, blur_px, sharpened = soften(image, rng, hard)
 
     # light: exposure, gradient, vignette, shadow band, the sheet's soft drop
     # shadow on the table (not on the sheet itself), white balance
@@ -768,31 +813,9 @@ def make_photo(seed: int, index: int, hard_share: float) -> tuple[bytes, dict]:
     drop *= 1 - alpha
     field *= 1 - rng.uniform(0.15, 0.4) * drop
     del drop, alpha
-    balance = {"warm": (0.86, 0.97, 1.1), "cool": (1.1, 1.0, 0.9), "neutral": (1.0, 1.0, 1.0)}
-    wb = str(rng.choice(list(balance), p=[0.4, 0.25, 0.35]))
-    gains = np.array(balance[wb]) * rng.uniform(0.97, 1.03, 3)
-    photo = cv2.multiply(image, cv2.merge([field * float(g) for g in gains]), dtype=cv2.CV_32F)
-    del field, image
-
-    # sensor noise: luminance per pixel, chroma in blotches; stronger in the dark
-    noise = rng.uniform(2.0, 4.0) * (1.0 / max(light["exposure"], 0.3)) ** 0.8
-    noise *= 1.4 if hard else 1.0
-    luma = np.empty((height, width), np.float32)
-    cv2.randn(luma, 0, noise)  # OpenCV's generator (seeded above): faster than numpy
-    photo += luma[..., None]
-    del luma
-    chroma = cv2.resize(rng.normal(0, noise * 0.9, (height // 3, width // 3, 3)).astype(np.float32),
-                        (width, height), interpolation=cv2.INTER_LINEAR)
-    image = cv2.add(photo, chroma, dtype=cv2.CV_8U)  # saturating
-    del photo, chroma
-
-    quality = int(rng.integers(40, 71)) if hard else int(rng.integers(60, 96))
-    orientation = 1
-    if height > width and rng.random() < 0.6:
-        orientation = int(rng.choice([6, 8]))
-    elif rng.random() < 0.08:
-        orientation = 3
-    jpeg = store_jpeg(image, quality, orientation)
+    image, wb, noise = develop(image, field, light["exposure"], rng, hard)
+    del field
+    jpeg, quality, orientation = encode_photo(image, rng, hard)
 
     w, h = sheet.size_mm
     corners = cam.project(np.array([0, w, w, 0.0]), np.array([0, 0, float(h), float(h)]))
@@ -822,10 +845,676 @@ def make_photo(seed: int, index: int, hard_share: float) -> tuple[bytes, dict]:
     return jpeg, {"file": None, "sheets": [sheet_truth], "photo": photo_truth}
 
 
-def _write_one(job: tuple[Path, int, int, float]) -> float:
-    out, seed, index, hard_share = job
+# ------------------------------------------------------------------ a whole table
+
+#: Table photos: 12 megapixels (landscape w, h; turned to portrait when the table asks).
+TABLE_SIZES = ((4000, 3000), (4032, 3024))
+#: The game on a table photo: every sheet of one layout.
+GAMES = {"classic": 0.4, "treden": 0.3, "kettingen": 0.3}
+#: Share of lettered games (Treden, Kettingen) where two players took the same letter.
+SAME_LETTER_SHARE = 0.11  # about 1 table photo in 15 overall
+PEN_COLOURS = {"blue": (150, 70, 25), "black": (30, 28, 28), "white": (225, 225, 222),
+               "red": (35, 35, 185), "yellow": (40, 190, 225), "silver": (170, 168, 165)}
+#: Dice (BGR body, BGR pips): two white dice and the four row colours of Qwixx.
+DICE = {"white": ((232, 234, 236), (30, 30, 30)), "red": ((40, 40, 200), (240, 240, 240)),
+        "yellow": ((40, 200, 235), (30, 30, 30)), "green": ((60, 150, 40), (240, 240, 240)),
+        "blue": ((170, 90, 30), (240, 240, 240))}
+PIPS = {1: [(0.5, 0.5)], 2: [(0.27, 0.27), (0.73, 0.73)],
+        3: [(0.25, 0.25), (0.5, 0.5), (0.75, 0.75)],
+        4: [(0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)],
+        5: [(0.25, 0.25), (0.75, 0.25), (0.5, 0.5), (0.25, 0.75), (0.75, 0.75)],
+        6: [(0.27, 0.23), (0.27, 0.5), (0.27, 0.77), (0.73, 0.23), (0.73, 0.5), (0.73, 0.77)]}
+
+
+def turn2d(deg: float) -> np.ndarray:
+    c, s = math.cos(math.radians(deg)), math.sin(math.radians(deg))
+    return np.array([[c, -s], [s, c]])
+
+
+def rect_poly(x0: float, y0: float, x1: float, y1: float) -> np.ndarray:
+    """The corners TL, TR, BR, BL of an axis-parallel rectangle (mm), (4, 2)."""
+    return np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], float)
+
+
+@dataclass
+class OnTable:
+    """Where a sheet lies: its centre (table mm) and its turn (degrees, the
+    sheet's x axis turned from the table's x axis toward its y axis)."""
+
+    sheet: Sheet
+    centre: np.ndarray
+    turn: float
+
+    def to_table(self, pts) -> np.ndarray:
+        """Table mm (N, 2) of sheet mm points (N, 2)."""
+        half = np.array(self.sheet.size_mm) / 2
+        return self.centre + (np.asarray(pts, float) - half) @ turn2d(self.turn).T
+
+    def outline(self) -> np.ndarray:
+        w, h = self.sheet.size_mm
+        return self.to_table(rect_poly(0, 0, w, h))
+
+
+def keep_clear(sheet: Sheet, pad: float) -> list[np.ndarray]:
+    """Sheet mm rectangles (as polygons) that no other sheet may cover: the
+    corner markers, the code and the printed letter (``pad`` mm around them)
+    and the boxes."""
+    f = sheet.furniture
+    rects = [rect_poly(r.x - pad, r.y - pad, r.x + r.w + pad, r.y + r.h + pad)
+             for r in (*f.markers, f.code, f.letter)]
+    xs = [b.rect.x for b in sheet.boxes] + [b.rect.x + b.rect.w for b in sheet.boxes]
+    ys = [b.rect.y for b in sheet.boxes] + [b.rect.y + b.rect.h for b in sheet.boxes]
+    rects.append(rect_poly(min(xs) - 1, min(ys) - 1, max(xs) + 1, max(ys) + 1))
+    return rects
+
+
+def _meets(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two convex polygons (mm) share any area."""
+    area, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    return area > 1e-3
+
+
+def _way(direction_deg: float) -> np.ndarray:
+    return np.array([math.cos(math.radians(direction_deg)), math.sin(math.radians(direction_deg))])
+
+
+def slide_in(sheet: Sheet, turn: float, direction: float,
+             placed: list[OnTable]) -> tuple[OnTable, float]:
+    """The sheet turned ``turn`` degrees, slid from afar along ``direction``
+    toward the middle of the ``placed`` sheets until it touches one (bisection
+    to 0.25 mm); the sheet there and its distance from the middle (mm)."""
+    middle = np.mean([p.centre for p in placed], axis=0)
+    way = _way(direction)
+    on = OnTable(sheet, middle, turn)
+
+    def hits(t: float) -> bool:
+        on.centre = middle + way * t
+        poly = on.outline()
+        return any(_meets(poly, p.outline()) for p in placed)
+
+    near, far = 0.0, 900.0
+    while far - near > 0.25:
+        mid = (far + near) / 2
+        if hits(mid):
+            near = mid
+        else:
+            far = mid
+    on.centre = middle + way * far
+    return on, far
+
+
+def harmless_over(on: OnTable, t: float, direction: float, placed: list[OnTable],
+                  depth: float) -> bool:
+    """Whether ``on`` moved to ``t`` mm from the middle along ``direction`` lies
+    over the ``placed`` sheets only at their edges: not deeper than ``depth``
+    mm, never over a marker, the code or a box (1.5 mm around them)."""
+    middle = np.mean([p.centre for p in placed], axis=0)
+    poly = OnTable(on.sheet, middle + _way(direction) * t, on.turn).outline()
+    for p in placed:
+        w, h = p.sheet.size_mm
+        for r in [rect_poly(depth, depth, w - depth, h - depth), *keep_clear(p.sheet, 1.5)]:
+            if _meets(poly, p.to_table(r)):
+                return False
+    return True
+
+
+def lay_out(sheets: list[Sheet], rng: np.random.Generator,
+            hard: bool) -> tuple[list[OnTable], list[dict]]:
+    """Put the sheets side by side on the table (mm): each slid toward the
+    ones already there from a random side until it touches, then left with a
+    gap, touching, or pushed a few mm over the sheets below (never over
+    their markers, code or boxes, never deeper than ``max depth`` mm); each
+    turned toward its player, or anyhow. The placing order is the stacking
+    order. Returns the placed sheets and how each met the others."""
+    placed: list[OnTable] = []
+    contacts: list[dict] = []
+    for sheet in sheets:
+        if not placed:
+            turn = rng.uniform(0, 360)
+            placed.append(OnTable(sheet, np.zeros(2), turn))
+            contacts.append({"how": "first"})
+            continue
+        how = str(rng.choice(["gap", "touch", "overlap"], p=[0.3, 0.3, 0.4]))
+        gap = rng.uniform(1, 8) if how == "gap" else rng.uniform(0, 0.5)
+        depth_limit = rng.uniform(2.5, 6.0 if not hard else 8.0)
+        push = rng.uniform(1.0, depth_limit)
+        # a few ways in; the one that keeps the sheets closest together wins
+        best = None
+        for _ in range(6):
+            direction = rng.uniform(0, 360)
+            way_turn = rng.random()
+            if way_turn < 0.5:  # square to the first sheet: players around a square table
+                turn = (placed[0].turn + 90 * int(rng.integers(4)) + rng.normal(0, 7)) % 360
+            elif way_turn < 0.75:  # its bottom edge toward its player, outward
+                turn = (direction - 90 + rng.normal(0, 12)) % 360
+            else:
+                turn = rng.uniform(0, 360)
+            on, touch = slide_in(sheet, turn, direction, placed)
+            got = how
+            if how == "overlap":
+                p = push
+                while p > 0.5 and not harmless_over(on, touch - p, direction, placed, depth_limit):
+                    p /= 2
+                t = touch - p if p > 0.5 else touch + gap
+                got = "overlap" if p > 0.5 else "touch"
+            else:
+                t = touch + gap
+            on = OnTable(sheet, on.centre + _way(direction) * (t - touch), turn)
+            _, spread = cv2.minEnclosingCircle(
+                np.vstack([q.outline() for q in [*placed, on]]).astype(np.float32))
+            if best is None or spread < best[0]:
+                best = (spread, on, {"how": got, "pushed_mm": round(float(touch - t), 2)
+                                     if got == "overlap" else None})
+        placed.append(best[1])
+        contacts.append(best[2])
+    # the table's origin in the middle of the sheets
+    middle = np.mean(np.vstack([p.outline() for p in placed]), axis=0)
+    for p in placed:
+        p.centre = p.centre - middle
+    return placed, contacts
+
+
+class FlatTable(Camera):
+    """The camera over the flat table top: (u, v) are table mm around the
+    table's origin (``sheet_mm`` is (0, 0), nothing is lifted). ``project_up``
+    also sees points above the table (objects)."""
+
+    def lift(self, u, v):
+        z = np.zeros_like(np.asarray(u, float))
+        return z, (z, z)
+
+    def camera_mm(self, x, y, up) -> np.ndarray:
+        """Camera mm (3, N) of table points (mm; ``up`` above the table top)."""
+        e1, e2, e3 = self.rot[:, 0], self.rot[:, 1], self.rot[:, 2]
+        x, y, up = (np.asarray(a, float).ravel() for a in np.broadcast_arrays(x, y, up))
+        return (self.centre[:, None] + np.outer(e1, x) + np.outer(e2, y) - np.outer(e3, up))
+
+    def project_up(self, x, y, up) -> tuple[np.ndarray, np.ndarray]:
+        """Photo px (N, 2) of table points ``up`` mm above the table, and their depth (mm)."""
+        p = self.camera_mm(x, y, up)
+        px, py = self.focal * p[0] / p[2], self.focal * p[1] / p[2]
+        r2 = (px * px + py * py) / self.half_diag ** 2
+        px, py = px * (1 + self.k1 * r2), py * (1 + self.k1 * r2)
+        return np.stack([px + self.width / 2, py + self.height / 2], 1), p[2]
+
+    def lens_up(self) -> np.ndarray:
+        """The lens in table mm (x, y, height over the table)."""
+        c = self.rot.T @ (-self.centre)
+        return np.array([c[0], c[1], -c[2]])
+
+    def sheet_camera(self, on: OnTable, bend_axis: int, bend_mm: float) -> Camera:
+        spin = np.eye(3)
+        spin[:2, :2] = turn2d(on.turn)
+        centre = self.centre + self.rot @ np.array([on.centre[0], on.centre[1], 0.0])
+        return Camera(self.width, self.height, self.focal, self.k1, self.rot @ spin, centre,
+                      on.sheet.size_mm, bend_axis, bend_mm)
+
+
+def frame_table(table: FlatTable, outline: np.ndarray, rng: np.random.Generator,
+                hard: bool) -> None:
+    """Move the camera (``table.centre``) so the sheets' ``outline`` (table mm,
+    (N, 2)) fills the frame up to a small random margin, a little off centre."""
+    table.centre = np.array([0.0, 0.0, 600.0])
+    margin = rng.uniform(0.01, 0.07 if not hard else 0.04) * min(table.width, table.height)
+    for _ in range(6):
+        pts = table.project(outline[:, 0], outline[:, 1])
+        span = pts.max(0) - pts.min(0)
+        need = max(span[0] / (table.width - 2 * margin), span[1] / (table.height - 2 * margin))
+        table.centre[2] *= need
+        pts = table.project(outline[:, 0], outline[:, 1])
+        mid = (pts.max(0) + pts.min(0)) / 2
+        room = np.maximum(0, (np.array([table.width, table.height]) - 2 * margin
+                              - (pts.max(0) - pts.min(0))) / 2)
+        target = np.array([table.width, table.height]) / 2 + rng.uniform(-0.4, 0.4, 2) * room
+        table.centre[:2] += (target - mid) * table.centre[2] / table.focal
+        if abs(need - 1) < 0.005:
+            break
+
+
+def _quarter_poly(pts: np.ndarray) -> np.ndarray:
+    return np.round(pts * 4).astype(np.int32)  # quarter-res px in 1/16 fixed point
+
+
+def draw_sheet_on(image: np.ndarray, cam: Camera, paper: np.ndarray, ppm: float,
+                  shadow_px: np.ndarray, shadow_soft_px: float, shadow_depth: float) -> None:
+    """Lay the finished sheet ``paper`` (BGR uint8 at ``ppm`` px/mm) into the
+    photo ``image`` as ``cam`` sees it, casting a soft shadow (offset
+    ``shadow_px``) on whatever lies below; only its region of the photo is touched."""
+    height, width = image.shape[:2]
+    pts = outline(cam, 16, distort=True)
+    pad = int(abs(shadow_px).max() + 3 * shadow_soft_px + 16)
+    x0, y0 = np.maximum(np.floor(pts.min(0)).astype(int) - pad, 0)
+    x1, y1 = np.minimum(np.ceil(pts.max(0)).astype(int) + pad, [width, height])
+    if x1 <= x0 or y1 <= y0:
+        return
+    step = 8
+    gw, gh = -(-(x1 - x0) // step) + 1, -(-(y1 - y0) // step) + 1
+    gx, gy = np.meshgrid(x0 + np.arange(gw) * step, y0 + np.arange(gh) * step)
+    _, _, u, v = cam.sheet_coords(gx.astype(np.float64), gy.astype(np.float64))
+
+    def full(a):  # grid values at x0 + k*step -> every px of the region
+        big = cv2.resize(a.astype(np.float32), ((gw - 1) * step + 1, (gh - 1) * step + 1),
+                         interpolation=cv2.INTER_LINEAR)
+        return big[:y1 - y0, :x1 - x0]
+
+    sx, sy = cv2.convertMaps(full(u * ppm - 0.5), full(v * ppm - 0.5), cv2.CV_16SC2)
+    seen = cv2.remap(cv2.merge([*cv2.split(paper), np.full(paper.shape[:2], 255, np.uint8)]),
+                     sx, sy, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                     borderValue=(0, 0, 0, 0))
+    alpha = cv2.extractChannel(seen, 3).astype(np.float32) * (1 / 255)
+    region = image[y0:y1, x0:x1]
+    # the shadow, computed at a quarter of the resolution
+    h, w = region.shape[:2]
+    small = cv2.resize(alpha, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
+    small = cv2.GaussianBlur(small, (0, 0), max(0.8, shadow_soft_px / 4))
+    small = cv2.warpAffine(small, np.float32([[1, 0, shadow_px[0] / 4], [0, 1, shadow_px[1] / 4]]),
+                           small.shape[::-1])
+    shade = 1 - shadow_depth * cv2.resize(small, (w, h)) * (1 - alpha)
+    below = cv2.multiply(region, cv2.merge([shade] * 3), dtype=cv2.CV_8U)
+    region[:] = cv2.blendLinear(below, cv2.cvtColor(seen, cv2.COLOR_BGRA2BGR), 1 - alpha, alpha)
+
+
+def _darken(image: np.ndarray, poly_px: np.ndarray, soft_px: float, depth: float) -> None:
+    """A soft shadow: darken the photo inside ``poly_px`` (px, (N, 2)), blurred."""
+    pad = int(3 * soft_px + 4)
+    x0, y0 = np.maximum(np.floor(poly_px.min(0)).astype(int) - pad, 0)
+    x1, y1 = np.minimum(np.ceil(poly_px.max(0)).astype(int) + pad, image.shape[1::-1])
+    if x1 <= x0 or y1 <= y0:
+        return
+    mask = np.zeros((y1 - y0, x1 - x0), np.float32)
+    cv2.fillPoly(mask, [np.round((poly_px - [x0, y0]) * 16).astype(np.int32)], 1.0,
+                 cv2.LINE_AA, 4)
+    mask = cv2.GaussianBlur(mask, (0, 0), max(0.5, soft_px))
+    region = image[y0:y1, x0:x1]
+    region[:] = cv2.multiply(region, cv2.merge([1 - depth * mask] * 3), dtype=cv2.CV_8U)
+
+
+def _hull(pts: np.ndarray) -> np.ndarray:
+    return cv2.convexHull(pts.astype(np.float32)).reshape(-1, 2).astype(np.float64)
+
+
+@dataclass
+class Light:
+    """The room's main light: where shadows fall (table mm per mm of height)."""
+
+    toward: np.ndarray  # unit vector (x, y, up) from the table to the light
+
+    @property
+    def fall(self) -> np.ndarray:
+        """Shadow offset on the table (mm, x y) of a point 1 mm high."""
+        return -self.toward[:2] / self.toward[2]
+
+
+def die_shape(centre, turn_deg: float, side: float, base: float):
+    """The die's faces: for each face (name, origin, axis a, axis b, outward
+    normal), table mm with height; a and b span the face (side mm each)."""
+    c = np.array([centre[0], centre[1], base])
+    ax = np.array([*turn2d(turn_deg) @ [1, 0], 0.0]) * side
+    ay = np.array([*turn2d(turn_deg) @ [0, 1], 0.0]) * side
+    up = np.array([0, 0, side])
+    o = c - ax / 2 - ay / 2
+    return [("top", o + up, ax, ay, np.array([0, 0, 1.0])),
+            ("front", o + ay, ax, up, ay / side), ("back", o, ax, up, -ay / side),
+            ("left", o, ay, up, -ax / side), ("right", o + ax, ay, up, ax / side)]
+
+
+def rounded_square(n: int = 10, r: float = 0.14) -> np.ndarray:
+    """A unit square with rounded corners (radius ``r``), (4n, 2), in [0, 1]^2."""
+    pts = []
+    for cx, cy, a0 in ((1 - r, r, -90), (1 - r, 1 - r, 0), (r, 1 - r, 90), (r, r, 180)):
+        for a in np.radians(np.linspace(a0, a0 + 90, n)):
+            pts.append((cx + r * math.cos(a), cy + r * math.sin(a)))
+    return np.array(pts)
+
+
+def draw_die(image: np.ndarray, table: FlatTable, centre, turn: float, side: float, base: float,
+             colour: str, light: Light, rng: np.random.Generator, scale: float) -> None:
+    """A rounded die with pips on its visible faces and its shadow."""
+    body, pip = (np.array(c, float) for c in DICE[colour])
+    faces = die_shape(centre, turn, side, base)
+    lens = table.lens_up()
+    corners = np.array([f[1] + f[2] * i + f[3] * j for f in faces for i in (0, 1) for j in (0, 1)])
+    # the shadow: base and top corners thrown along the light onto the base plane
+    top = corners[corners[:, 2] > base + side / 2]
+    thrown = np.vstack([corners[:, :2], top[:, :2] + light.fall * (top[:, 2:3] - base)])
+    shadow, _ = table.project_up(thrown[:, 0], thrown[:, 1], np.full(len(thrown), base))
+    _darken(image, _hull(shadow), 0.9 * scale, rng.uniform(0.35, 0.55))
+    top_value = int(rng.integers(1, 7))
+    sides = [v for v in range(1, 7) if v not in (top_value, 7 - top_value)]
+    values = {"top": top_value, "front": sides[0], "back": 7 - sides[0], "left": sides[1],
+              "right": 7 - sides[1]}
+    outline_px, _ = table.project_up(corners[:, 0], corners[:, 1], corners[:, 2])
+    hull = _hull(outline_px)
+    # the die's silhouette in its rounded-edge colour, then each visible face
+    edge = body * rng.uniform(0.55, 0.7)
+    cv2.fillPoly(image, [np.round(hull * 16).astype(np.int32)], edge.tolist(), cv2.LINE_AA, 4)
+    square = rounded_square()
+    for name, origin, a, b, normal in faces:
+        middle = origin + (a + b) / 2
+        if normal @ (lens - middle) <= 0:
+            continue
+        shade = 0.5 + 0.5 * max(0.0, float(normal @ light.toward))
+        inset = square * 0.94 + 0.03
+        pts3 = origin + inset[:, :1] * a + inset[:, 1:] * b
+        px, _ = table.project_up(pts3[:, 0], pts3[:, 1], pts3[:, 2])
+        cv2.fillPoly(image, [np.round(px * 16).astype(np.int32)],
+                     np.clip(body * shade, 0, 255).tolist(), cv2.LINE_AA, 4)
+        ring = np.linspace(0, 2 * np.pi, 14, endpoint=False)
+        for pu, pv in PIPS[values[name]]:
+            cu = pu + 0.085 * np.cos(ring)
+            cv = pv + 0.085 * np.sin(ring)
+            p3 = origin + cu[:, None] * a + cv[:, None] * b
+            ppx, _ = table.project_up(p3[:, 0], p3[:, 1], p3[:, 2])
+            cv2.fillPoly(image, [np.round(ppx * 16).astype(np.int32)],
+                         np.clip(pip * (0.6 + 0.4 * shade), 0, 255).tolist(), cv2.LINE_AA, 4)
+
+
+def pen_axis(centre, turn: float, length: float):
+    d = turn2d(turn) @ [1.0, 0.0]
+    return np.asarray(centre, float) - d * length / 2, np.asarray(centre, float) + d * length / 2
+
+
+def draw_pen(image: np.ndarray, table: FlatTable, a_mm, b_mm, radius: float, base: float,
+             colour: str, light: Light, rng: np.random.Generator, scale: float) -> None:
+    """A pen: a shaded cylinder from ``a_mm`` (its cap end) to ``b_mm`` (its
+    writing tip, a cone) lying ``base`` mm above the table, and its shadow."""
+    lift = base + radius
+    # the shadow: the pen's footprint thrown along the light
+    d = (b_mm - a_mm) / np.linalg.norm(b_mm - a_mm)
+    side = np.array([-d[1], d[0]]) * radius * 0.9
+    fall = light.fall * lift
+    foot = np.array([a_mm + side, b_mm + side, b_mm - side, a_mm - side]) + fall
+    shadow, _ = table.project_up(foot[:, 0], foot[:, 1], np.full(4, base))
+    _darken(image, shadow, 1.2 * scale, rng.uniform(0.35, 0.55))
+    # the pen, pixel by pixel around its projected axis
+    ends, depth = table.project_up(np.array([a_mm[0], b_mm[0]]), np.array([a_mm[1], b_mm[1]]),
+                                   np.array([lift, lift]))
+    rad_px = table.focal * radius / depth  # at each end
+    pad = int(rad_px.max() + 4)
+    x0, y0 = np.maximum(np.floor(ends.min(0)).astype(int) - pad, 0)
+    x1, y1 = np.minimum(np.ceil(ends.max(0)).astype(int) + pad, image.shape[1::-1])
+    if x1 <= x0 or y1 <= y0:
+        return
+    ys, xs = np.mgrid[y0:y1, x0:x1].astype(np.float32)
+    axis = (ends[1] - ends[0]).astype(np.float32)
+    length = float(np.linalg.norm(axis))
+    unit = axis / length
+    rx, ry = xs - ends[0][0], ys - ends[0][1]
+    t = (rx * unit[0] + ry * unit[1]) / length  # 0 at the cap end, 1 at the tip
+    e = rx * -unit[1] + ry * unit[0]  # px across, signed
+    tip = rng.uniform(0.08, 0.12)
+    r_t = rad_px[0] + (rad_px[1] - rad_px[0]) * np.clip(t, 0, 1)
+    taper = np.where(t > 1 - tip, np.clip((1 - t) / tip, 0.12, 1.0) ** 0.9, 1.0)
+    r_t = r_t * taper
+    cap = np.clip(t * length + 0.5, 0, 1) * np.clip((1 - t) * length + 0.5, 0, 1)
+    alpha = np.clip(r_t - np.abs(e) + 0.5, 0, 1) * cap
+    q = np.clip(e / np.maximum(r_t, 0.5), -1, 1)  # across the pen -1..1
+    # the light across the cylinder: its direction seen in the photo decides the bright side
+    lit_side = float(np.sign(-unit[1] * light.toward[0] + unit[0] * light.toward[1]) or 1)
+    shade = 0.45 + 0.45 * np.sqrt(1 - q * q) + 0.18 * lit_side * q
+    shine = 0.6 * np.exp(-((q + 0.45 * lit_side) / 0.12) ** 2)
+    body = np.array(PEN_COLOURS[colour], np.float32)
+    colour_map = np.broadcast_to(body, xs.shape + (3,)).copy()
+    cone = (t > 1 - tip)[..., None]
+    colour_map = np.where(cone, np.array([185, 185, 182], np.float32), colour_map)
+    clip_band = ((t > 0.03) & (t < 0.35) & (np.abs(q) < 0.3))[..., None]
+    if rng.random() < 0.6:  # a clip along the cap
+        colour_map = np.where(clip_band, np.array([200, 200, 198], np.float32) * 0.9, colour_map)
+    cap_end = (t < 0.3)[..., None]
+    if rng.random() < 0.5:
+        colour_map = np.where(cap_end, colour_map * 0.7, colour_map)
+    pen = colour_map * shade[..., None] + 255 * shine[..., None]
+    region = image[y0:y1, x0:x1].astype(np.float32)
+    a = alpha[..., None]
+    image[y0:y1, x0:x1] = np.clip(region * (1 - a) + pen * a, 0, 255).astype(np.uint8)
+
+
+def object_silhouette(table: FlatTable, obj: dict) -> np.ndarray:
+    """The photo px outline (convex, (N, 2)) an object covers."""
+    if obj["kind"] == "die":
+        faces = die_shape(obj["centre_mm"], obj["turn_deg"], obj["side_mm"], obj["base_mm"])
+        corners = np.array([f[1] + f[2] * i + f[3] * j for f in faces
+                            for i in (0, 1) for j in (0, 1)])
+        px, _ = table.project_up(corners[:, 0], corners[:, 1], corners[:, 2])
+        return _hull(px)
+    a, b = pen_axis(obj["centre_mm"], obj["turn_deg"], obj["length_mm"])
+    r = obj["radius_mm"]
+    d = (b - a) / np.linalg.norm(b - a)
+    side = np.array([-d[1], d[0]])
+    ring = np.array([a + side * r - d * 1, b + side * r, b - side * r, a - side * r - d * 1])
+    pts = []
+    for up in (obj["base_mm"], obj["base_mm"] + 2 * r):
+        px, _ = table.project_up(ring[:, 0], ring[:, 1], np.full(4, up))
+        pts.append(px)
+    return _hull(np.vstack(pts))
+
+
+def place_objects(table: FlatTable, on_table: list[OnTable], cams: list[Camera],
+                  rng: np.random.Generator) -> list[dict]:
+    """Pens and dice lying on the sheets (some next to them), each where it hides
+    no corner marker, no code and no box's middle (it may cover a box's edge:
+    the box core is the box without 2.5 mm along each side); none on another.
+    Checked on a quarter-resolution mask of the photo."""
+    shape = (table.height // 4 + 1, table.width // 4 + 1)
+    forbidden = np.zeros(shape, np.uint8)
+    for on, cam in zip(on_table, cams):
+        f = on.sheet.furniture
+        polys = [rect_poly(r.x - 2, r.y - 2, r.x + r.w + 2, r.y + r.h + 2)
+                 for r in (*f.markers, f.code)]
+        polys += [rect_poly(b.rect.x + 2.5, b.rect.y + 2.5, b.rect.x + b.rect.w - 2.5,
+                            b.rect.y + b.rect.h - 2.5) for b in on.sheet.boxes]
+        for poly in polys:
+            px = cam.project(poly[:, 0], poly[:, 1])
+            cv2.fillConvexPoly(forbidden, _quarter_poly(px), 1, cv2.LINE_8, 4)
+    pens = int(rng.choice([0, 1, 2], p=[0.35, 0.45, 0.2]))
+    dice = int(rng.choice([0, 1, 2, 3, 4], p=[0.3, 0.25, 0.2, 0.15, 0.1]))
+    kinds = ["pen"] * pens + ["die"] * dice
+    objects = []
+    for kind in kinds:
+        for _ in range(100):
+            k = int(rng.integers(len(on_table)))
+            on, cam = on_table[k], cams[k]
+            w, h = on.sheet.size_mm
+            if kind == "pen":
+                # along the sheet over its totals, hanging off its left edge (a pen
+                # is longer than the sheet is wide), or anyhow across an edge
+                along = rng.random() < 0.5
+                turn = on.turn + (rng.normal(0, 6) + 180 * int(rng.integers(2)) if along
+                                  else rng.uniform(0, 360))
+                spot = ((rng.uniform(-45, 60), rng.uniform(68, 81)) if along
+                        else (rng.uniform(-40, w + 40), rng.uniform(-40, h + 40)))
+                obj = {"kind": "pen", "colour": pick(rng, {c: 1.0 for c in PEN_COLOURS}),
+                       "length_mm": round(float(rng.uniform(125, 150)), 1),
+                       "radius_mm": round(float(rng.uniform(3.8, 5.0)), 2)}
+            else:
+                turn = rng.uniform(0, 360)
+                spot = (rng.uniform(-5, w + 5), rng.uniform(-5, h + 5))
+                obj = {"kind": "die", "colour": pick(rng, {"white": 2.0, "red": 1.0, "yellow": 1.0,
+                                                           "green": 1.0, "blue": 1.0}),
+                       "side_mm": round(float(rng.uniform(12, 16)), 1)}
+            inside = 0 <= spot[0] <= w and 0 <= spot[1] <= h
+            lift = float(cam.lift(np.array([spot[0]]), np.array([spot[1]]))[0][0]) if inside else 0
+            centre = on.to_table([spot])[0]
+            obj.update({"centre_mm": [round(float(c), 1) for c in centre],
+                        "turn_deg": round(float(turn % 360), 1), "base_mm": round(lift, 2),
+                        "on_sheet": k if inside else None, "near_sheet": k})
+            sil = object_silhouette(table, obj)
+            mask = np.zeros(shape, np.uint8)
+            cv2.fillConvexPoly(mask, _quarter_poly(sil), 1, cv2.LINE_8, 4)
+            if (mask & forbidden).any() or mask.sum() == 0:
+                continue
+            if (sil < 0).any() or (sil[:, 0] >= table.width).any() or \
+                    (sil[:, 1] >= table.height).any():
+                continue  # wholly in the picture
+            forbidden |= cv2.dilate(mask, np.ones((9, 9), np.uint8))
+            # which boxes' edges it covers (their truth stays what the player marked)
+            touched = []
+            for j, (o2, c2) in enumerate(zip(on_table, cams)):
+                for b in o2.sheet.boxes:
+                    r = b.rect
+                    px = c2.project(*rect_poly(r.x, r.y, r.x + r.w, r.y + r.h).T)
+                    box = np.zeros(shape, np.uint8)
+                    lo = np.floor(px.min(0) / 4).astype(int)
+                    hi = np.ceil(px.max(0) / 4).astype(int)
+                    if (mask[max(0, lo[1]):hi[1] + 1, max(0, lo[0]):hi[0] + 1] == 0).all():
+                        continue
+                    cv2.fillConvexPoly(box, _quarter_poly(px), 1, cv2.LINE_8, 4)
+                    if (box & mask).any():
+                        touched.append([j, b.id])
+            obj["covers_box_edges"] = touched
+            objects.append(obj)
+            break
+    return objects
+
+
+def make_table_photo(seed: int, index: int, hard_share: float) -> tuple[bytes, dict]:
+    """One photo of a whole table (2-5 sheets of one game) and its truth; the
+    same (seed, index) gives the same photo."""
+    rng = np.random.default_rng([seed, index, 9127])
+    cv2.setRNGSeed(int(rng.integers(1 << 30)))
+    hard = bool(rng.random() < hard_share)
+    players = int(rng.choice([2, 3, 4, 5], p=[0.2, 0.3, 0.3, 0.2]))
+    game = pick(rng, GAMES)
+    if game == "classic":
+        letters: list[str | None] = [None] * players
+    else:
+        letters = [str(c) for c in rng.choice(list("ABCDE"), players, replace=False)]
+        if rng.random() < SAME_LETTER_SHARE:  # two players took the same sheet
+            letters[int(rng.integers(1, players))] = letters[0]
+            rng.shuffle(letters)
+    layout = load_layout(game)
+    sheets = [layout.sheet(c) for c in letters]
+    truths = [play_sheet(s, rng, illegal_share=0.03) for s in sheets]
+    styles = [random_style(rng, hard) for _ in sheets]
+    on_table, contacts = lay_out(sheets, rng, hard)
+
+    # one camera over the whole table; the photo turned to suit the sheets' spread
+    width, height = TABLE_SIZES[int(rng.integers(len(TABLE_SIZES)))]
+    focal = max(width, height) * rng.uniform(0.72, 0.95)
+    k1 = -(rng.uniform(0.01, 0.04) if hard else rng.uniform(0.0, 0.02))
+    tilt = rng.uniform(15, 40) if hard else min(30.0, abs(rng.normal(0, 13)))
+    tilt_dir = rng.uniform(0, 360)
+    everything = np.vstack([on.outline() for on in on_table])
+    hull_mm = _hull(everything)
+
+    def fill(spin: float, portrait: bool) -> float:  # share of the frame the sheets' hull fills
+        w, h = (height, width) if portrait else (width, height)
+        view = FlatTable(w, h, focal, k1, rotation(tilt, tilt_dir, spin),
+                         np.array([0.0, 0.0, 600.0]), (0.0, 0.0), 0, 0.0)
+        pts = view.project(hull_mm[:, 0], hull_mm[:, 1])
+        span = pts.max(0) - pts.min(0)
+        return cv2.contourArea(pts.astype(np.float32)) * min(w / span[0], h / span[1]) ** 2
+
+    # the photographer turns the phone to fit the table into the frame, mostly
+    framings = [(rng.uniform(0, 360), bool(rng.random() < 0.5)) for _ in range(8)]
+    if rng.random() < 0.85:
+        framings.sort(key=lambda f: -fill(*f))
+    spin, portrait = framings[0]
+    if portrait:
+        width, height = height, width
+    table = FlatTable(width, height, focal, k1, rotation(tilt, tilt_dir, spin),
+                      np.zeros(3), (0.0, 0.0), 0, 0.0)
+    frame_table(table, everything, rng, hard)
+    bends = [(int(rng.integers(2)), (rng.uniform(0, 5) if hard else rng.uniform(0, 3))
+              * (1 if rng.random() < 0.6 else -1)) for _ in sheets]
+    cams = [table.sheet_camera(on, axis, bend) for on, (axis, bend) in zip(on_table, bends)]
+    elevation = math.radians(rng.uniform(40, 75))
+    azimuth = rng.uniform(0, 2 * np.pi)
+    light = Light(np.array([math.cos(azimuth) * math.cos(elevation),
+                            math.sin(azimuth) * math.cos(elevation), math.sin(elevation)]))
+
+    # the table top
+    step = 8
+    gw, gh = -(-width // step), -(-height // step)
+    gx, gy = np.meshgrid((np.arange(gw) + 0.5) * step - 0.5, (np.arange(gh) + 0.5) * step - 0.5)
+    u0, v0, _, _ = table.sheet_coords(gx.astype(np.float64), gy.astype(np.float64))
+
+    def full(a):
+        return cv2.resize(a.astype(np.float32), (gw * step, gh * step),
+                          interpolation=cv2.INTER_LINEAR)[:height, :width]
+
+    table_kind = pick(rng, {"wood": 0.4, "cloth": 0.25, "dark": 0.2, "pale": 0.15})
+    lo = np.maximum([u0.min(), v0.min()], -2500.0)
+    hi = np.minimum([u0.max(), v0.max()], 2500.0)
+    extent = hi - lo + 20
+    tex_ppm = float(min(4.0, 2000 / extent.max()))
+    texture = table_texture(table_kind, tuple(extent), tex_ppm, rng)
+    mx, my = cv2.convertMaps(full((u0 - lo[0] + 10) * tex_ppm - 0.5),
+                             full((v0 - lo[1] + 10) * tex_ppm - 0.5), cv2.CV_16SC2)
+    image = cv2.remap(texture, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    del texture, mx, my, u0, v0
+
+    # the sheets, bottom first, each with a soft shadow on what lies below it
+    sheet_truths = []
+    for k, (sheet, truth, style, on, cam) in enumerate(zip(sheets, truths, styles, on_table,
+                                                           cams)):
+        scale = max_px_per_mm(cam)
+        ppm = float(np.clip(scale, 6.0, BLANK_PX_PER_MM))
+        paper, written = draw_sheet(sheet, truth, style, ppm, rng, hard)
+        lift = 0.6 + abs(bends[k][1]) * 0.3  # how far its edge stands off what is below (mm)
+        centre_px = table.project(*on.centre[:, None])[0]
+        fall_px = table.project(*(on.centre + light.fall * lift)[:, None])[0] - centre_px
+        draw_sheet_on(image, cam, paper, ppm, fall_px, scale * rng.uniform(0.8, 2.0),
+                      rng.uniform(0.15, 0.35))
+        del paper
+        w, h = sheet.size_mm
+        corners = cam.project(np.array([0, w, w, 0.0]), np.array([0, 0, float(h), float(h)]))
+        expected = score_sheet(sheet, truth.marked)
+        entry = truth.to_json()
+        entry.update({
+            "score": expected.score_json(), "status": expected.status(),
+            "style": style.to_json(), "pen": style.ink,
+            "mark_kinds": [style.kind] if truth.marked else [], "occluded_marker": None,
+            "corners_px": [[round(float(x), 1), round(float(y), 1)] for x, y in corners],
+            "px_per_mm": round(scale, 2), "dots_in_boxes": written["dots_in_boxes"],
+            "totals_written": written["totals_written"], "name_written": written["name_written"],
+            "print": written["print"], "stack": k,
+            "on_table": {"centre_mm": [round(float(c), 1) for c in on.centre],
+                         "turn_deg": round(on.turn, 1), **contacts[k]},
+            "bend_mm": round(bends[k][1], 2), "bend_axis": "xy"[bends[k][0]],
+        })
+        sheet_truths.append(entry)
+
+    # pens and dice on the sheets
+    objects = place_objects(table, on_table, cams, rng)
+    mid_scale = float(np.median([s["px_per_mm"] for s in sheet_truths]))
+    for obj in objects:
+        if obj["kind"] == "die":
+            draw_die(image, table, obj["centre_mm"], obj["turn_deg"], obj["side_mm"],
+                     obj["base_mm"], obj["colour"], light, rng, mid_scale)
+        else:
+            a, b = pen_axis(obj["centre_mm"], obj["turn_deg"], obj["length_mm"])
+            draw_pen(image, table, a, b, obj["radius_mm"], obj["base_mm"], obj["colour"], light,
+                     rng, mid_scale)
+
+    image, blur_px, sharpened = soften(image, rng, hard)
+    field, light_info = light_field((height, width), rng, hard)
+    image, wb, noise = develop(image, field, light_info["exposure"], rng, hard)
+    del field
+    jpeg, quality, orientation = encode_photo(image, rng, hard)
+
+    union = np.zeros((height // 4 + 1, width // 4 + 1), np.uint8)
+    for s in sheet_truths:
+        cv2.fillConvexPoly(union, _quarter_poly(np.array(s["corners_px"])), 1, cv2.LINE_8, 4)
+    photo_truth = {
+        "generator": GENERATOR, "seed": seed, "index": index, "size": [width, height],
+        "difficulty": "hard" if hard else "normal", "table": True, "game": game,
+        "players": players, "letters": letters,
+        "same_letter_twice": len(set(letters)) < players and game != "classic",
+        "jpeg_quality": quality, "exif_orientation": orientation, "tilt_deg": round(tilt, 1),
+        "barrel_k1": round(k1, 4), "coverage": round(float(union.mean()), 3),
+        "background": table_kind, "white_balance": wb, "blur_px": round(blur_px, 2),
+        "sharpened": sharpened, "noise": round(noise, 2),
+        "light_from_deg": [round(math.degrees(azimuth), 1), round(math.degrees(elevation), 1)],
+        "objects": objects, **light_info,
+    }
+    return jpeg, {"file": None, "sheets": sheet_truths, "photo": photo_truth}
+
+
+def _write_one(job: tuple[Path, int, int, float, bool]) -> float:
+    out, seed, index, hard_share, table = job
     t0 = time.perf_counter()
-    jpeg, truth = make_photo(seed, index, hard_share)
+    jpeg, truth = (make_table_photo if table else make_photo)(seed, index, hard_share)
     name = f"{index:04d}.jpg"
     truth["file"] = name
     # the truth first: a photo on disk always has its truth beside it
@@ -842,6 +1531,8 @@ def main() -> None:
     parser.add_argument("--hard-share", type=float, default=0.25)
     parser.add_argument("--start", type=int, default=0, help="index of the first photo")
     parser.add_argument("--jobs", type=int, default=1, help="processes (one core each)")
+    parser.add_argument("--table", action="store_true",
+                        help="photos of a whole table: 2-5 sheets of one game, pens, dice")
     args = parser.parse_args()
     if args.count < 1 or args.jobs < 1 or args.start < 0:
         parser.error("--count and --jobs must be at least 1, --start at least 0")
@@ -849,7 +1540,7 @@ def main() -> None:
         args.out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         parser.error(f"cannot create --out {args.out}: {error.strerror}; give a writable folder")
-    jobs = [(args.out, args.seed, k, args.hard_share)
+    jobs = [(args.out, args.seed, k, args.hard_share, args.table)
             for k in range(args.start, args.start + args.count)]
     cv2.setNumThreads(1)
     t0 = time.perf_counter()
