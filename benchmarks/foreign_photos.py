@@ -10,6 +10,7 @@ and :func:`qwixx_print.render.sheet_pdf` (the blank sheet).
 
     python benchmarks/foreign_photos.py --out DIR --count N --seed S
                                         [--hard-share 0.25] [--start K] [--jobs J]
+                                        [--table]
 
 Writes NNNN.jpg and NNNN.json (the truth format of ``python -m photogen``:
 ``file``, ``sheets`` with ``layout``, ``letter``, ``marked``, ``status``,
@@ -30,8 +31,25 @@ What a photo holds (hard photos draw from the harsher ends):
   blur, sometimes sharpening, JPEG quality 40-95, 8-12 megapixels, portrait
   photos often stored turned with an EXIF orientation tag (Pillow).
 
+``--table`` (issue 5, ``qwixx scan --game``; read with ``scan_benchmark.py
+--table --photos DIR``): 12 MP photos of a whole table, 2-5 sheets of one
+game (all classic, or distinct letters of Treden or Kettingen; now and then
+two players with the same letter), each with its own marks, style, ink, turn
+(square to the others, facing its player, or anyhow) and bend (0-3 mm, hard
+0-5 mm), slid together until they touch, lie a few mm apart or a few mm over
+each other's edges (never over a marker, the code, the letter or a box),
+under one camera (tilt up to 30 degrees, hard 40). Pens (shaded cylinders)
+and dice (rounded cubes with pips) lie on and beside them with shadows from
+one light; they hide no marker or code and at most a box's edge (2.5 mm; the
+box's truth stays what the player marked). No thumbs. Each sheet's truth has
+``corners_px``, ``on_table`` (centre, turn, how it met the others),
+``stack`` (0 lowest) and ``bend_mm``; ``photo`` has ``table: true``,
+``game``, ``letters``, ``same_letter_twice`` and ``objects`` (kind, colour,
+table mm, ``covers_box_edges``).
+
 Coordinates: sheet mm from the trim's top-left corner, x right, y down;
-photo px of the upright photo (as seen after the EXIF turn), x right, y down;
+table mm around the middle of the sheets (x, y in the table top, up toward
+the lens); photo px of the upright photo (as seen after the EXIF turn), x right, y down;
 camera mm with x right, y down, z away from the lens.
 """
 
@@ -1367,6 +1385,23 @@ def place_objects(table: FlatTable, on_table: list[OnTable], cams: list[Camera],
     return objects
 
 
+def covers_below(upper: Camera, below: list[OnTable], below_cams: list[Camera],
+                 table: FlatTable) -> bool:
+    """Whether the (bent) sheet ``upper`` hides, in the photo, a marker, the
+    code, the letter or a box of a sheet below it (checked at quarter resolution)."""
+    shape = (table.height // 4 + 1, table.width // 4 + 1)
+    top = np.zeros(shape, np.uint8)
+    cv2.fillPoly(top, [_quarter_poly(outline(upper, 16, distort=True))], 1, cv2.LINE_8, 4)
+    for on, cam in zip(below, below_cams):
+        hidden = np.zeros(shape, np.uint8)
+        for r in keep_clear(on.sheet, 0.5):
+            cv2.fillConvexPoly(hidden, _quarter_poly(cam.project(r[:, 0], r[:, 1])), 1,
+                               cv2.LINE_8, 4)
+        if (hidden & top).any():
+            return True
+    return False
+
+
 def make_table_photo(seed: int, index: int, hard_share: float) -> tuple[bytes, dict]:
     """One photo of a whole table (2-5 sheets of one game) and its truth; the
     same (seed, index) gives the same photo."""
@@ -1418,6 +1453,12 @@ def make_table_photo(seed: int, index: int, hard_share: float) -> tuple[bytes, d
     bends = [(int(rng.integers(2)), (rng.uniform(0, 5) if hard else rng.uniform(0, 3))
               * (1 if rng.random() < 0.6 else -1)) for _ in sheets]
     cams = [table.sheet_camera(on, axis, bend) for on, (axis, bend) in zip(on_table, bends)]
+    # a curled edge stands up and, seen at a slant, reaches further over the
+    # sheet below than it lies: such a sheet arches instead (its edges on the table)
+    for k in range(1, len(cams)):
+        if bends[k][1] > 0 and covers_below(cams[k], on_table[:k], cams[:k], table):
+            bends[k] = (bends[k][0], -bends[k][1])
+            cams[k] = table.sheet_camera(on_table[k], *bends[k])
     elevation = math.radians(rng.uniform(40, 75))
     azimuth = rng.uniform(0, 2 * np.pi)
     light = Light(np.array([math.cos(azimuth) * math.cos(elevation),
