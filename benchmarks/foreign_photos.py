@@ -458,6 +458,20 @@ def outline(cam: Camera, n: int = 12, distort: bool = False) -> np.ndarray:
     return cam.project(u, v, distort=distort)
 
 
+def coarse_grid(width: int, height: int, step: int = 8):
+    """Photo px at which the camera is evaluated (every ``step`` px, float64
+    arrays) and a function that interpolates values computed there to every
+    pixel of the ``width`` x ``height`` photo."""
+    gw, gh = -(-width // step), -(-height // step)
+    gx, gy = np.meshgrid((np.arange(gw) + 0.5) * step - 0.5, (np.arange(gh) + 0.5) * step - 0.5)
+
+    def full(a):
+        return cv2.resize(a.astype(np.float32), (gw * step, gh * step),
+                          interpolation=cv2.INTER_LINEAR)[:height, :width]
+
+    return gx.astype(np.float64), gy.astype(np.float64), full
+
+
 def place_sheet(cam: Camera, coverage: float, rng: np.random.Generator) -> float:
     """Move the sheet so that it covers about ``coverage`` of the frame and lies
     wholly inside it (with a small margin); the coverage it got."""
@@ -780,14 +794,8 @@ def make_photo(seed: int, index: int, hard_share: float) -> tuple[bytes, dict]:
     paper, written = draw_sheet(sheet, truth, style, ppm, rng, hard)
 
     # where each photo pixel looks: computed every 8 px, interpolated in between
-    step = 8
-    gw, gh = -(-width // step), -(-height // step)
-    gx, gy = np.meshgrid((np.arange(gw) + 0.5) * step - 0.5, (np.arange(gh) + 0.5) * step - 0.5)
-    u0, v0, u, v = cam.sheet_coords(gx.astype(np.float64), gy.astype(np.float64))
-
-    def full(a):
-        return cv2.resize(a.astype(np.float32), (gw * step, gh * step),
-                          interpolation=cv2.INTER_LINEAR)[:height, :width]
+    gx, gy, full = coarse_grid(width, height)
+    u0, v0, u, v = cam.sheet_coords(gx, gy)
 
     # the table, seen in the same perspective
     table_kind = pick(rng, {"wood": 0.35, "cloth": 0.25, "dark": 0.25, "pale": 0.15}
@@ -1465,14 +1473,8 @@ def make_table_photo(seed: int, index: int, hard_share: float) -> tuple[bytes, d
                             math.sin(azimuth) * math.cos(elevation), math.sin(elevation)]))
 
     # the table top
-    step = 8
-    gw, gh = -(-width // step), -(-height // step)
-    gx, gy = np.meshgrid((np.arange(gw) + 0.5) * step - 0.5, (np.arange(gh) + 0.5) * step - 0.5)
-    u0, v0, _, _ = table.sheet_coords(gx.astype(np.float64), gy.astype(np.float64))
-
-    def full(a):
-        return cv2.resize(a.astype(np.float32), (gw * step, gh * step),
-                          interpolation=cv2.INTER_LINEAR)[:height, :width]
+    gx, gy, full = coarse_grid(width, height)
+    u0, v0, _, _ = table.sheet_coords(gx, gy)
 
     table_kind = pick(rng, {"wood": 0.4, "cloth": 0.25, "dark": 0.2, "pale": 0.15})
     lo = np.maximum([u0.min(), v0.min()], -2500.0)
