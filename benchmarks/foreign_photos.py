@@ -472,6 +472,20 @@ def coarse_grid(width: int, height: int, step: int = 8):
     return gx.astype(np.float64), gy.astype(np.float64), full
 
 
+def seen_table(kind: str, u0: np.ndarray, v0: np.ndarray, full, rng: np.random.Generator):
+    """The table top of ``kind`` as the photo sees it: ``u0``, ``v0`` are the
+    table mm seen on the coarse grid, ``full`` interpolates them to every
+    pixel (see :func:`coarse_grid`)."""
+    lo = np.maximum([u0.min(), v0.min()], -2500.0)
+    hi = np.minimum([u0.max(), v0.max()], 2500.0)
+    extent = hi - lo + 20
+    tex_ppm = float(min(4.0, 2000 / extent.max()))
+    texture = table_texture(kind, tuple(extent), tex_ppm, rng)
+    mx, my = cv2.convertMaps(full((u0 - lo[0] + 10) * tex_ppm - 0.5),
+                             full((v0 - lo[1] + 10) * tex_ppm - 0.5), cv2.CV_16SC2)
+    return cv2.remap(texture, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+
+
 def place_sheet(cam: Camera, coverage: float, rng: np.random.Generator) -> float:
     """Move the sheet so that it covers about ``coverage`` of the frame and lies
     wholly inside it (with a small margin); the coverage it got."""
@@ -800,15 +814,7 @@ def make_photo(seed: int, index: int, hard_share: float) -> tuple[bytes, dict]:
     # the table, seen in the same perspective
     table_kind = pick(rng, {"wood": 0.35, "cloth": 0.25, "dark": 0.25, "pale": 0.15}
                       if not hard else {"wood": 0.3, "cloth": 0.3, "dark": 0.2, "pale": 0.2})
-    lo = np.maximum([u0.min(), v0.min()], -2500.0)
-    hi = np.minimum([u0.max(), v0.max()], 2500.0)
-    extent = hi - lo + 20
-    tex_ppm = float(min(4.0, 2000 / extent.max()))
-    texture = table_texture(table_kind, tuple(extent), tex_ppm, rng)
-    mx, my = cv2.convertMaps(full((u0 - lo[0] + 10) * tex_ppm - 0.5),
-                             full((v0 - lo[1] + 10) * tex_ppm - 0.5), cv2.CV_16SC2)
-    table = cv2.remap(texture, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
-    del texture, mx, my
+    table = seen_table(table_kind, u0, v0, full, rng)
 
     # the sheet on it (its edge anti-aliased by the remap of an opaque layer)
     sx, sy = cv2.convertMaps(full(u * ppm - 0.5), full(v * ppm - 0.5), cv2.CV_16SC2)
@@ -1477,15 +1483,8 @@ def make_table_photo(seed: int, index: int, hard_share: float) -> tuple[bytes, d
     u0, v0, _, _ = table.sheet_coords(gx, gy)
 
     table_kind = pick(rng, {"wood": 0.4, "cloth": 0.25, "dark": 0.2, "pale": 0.15})
-    lo = np.maximum([u0.min(), v0.min()], -2500.0)
-    hi = np.minimum([u0.max(), v0.max()], 2500.0)
-    extent = hi - lo + 20
-    tex_ppm = float(min(4.0, 2000 / extent.max()))
-    texture = table_texture(table_kind, tuple(extent), tex_ppm, rng)
-    mx, my = cv2.convertMaps(full((u0 - lo[0] + 10) * tex_ppm - 0.5),
-                             full((v0 - lo[1] + 10) * tex_ppm - 0.5), cv2.CV_16SC2)
-    image = cv2.remap(texture, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
-    del texture, mx, my, u0, v0
+    image = seen_table(table_kind, u0, v0, full, rng)
+    del u0, v0
 
     # the sheets, bottom first, each with a soft shadow on what lies below it
     sheet_truths = []
