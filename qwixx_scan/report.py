@@ -26,9 +26,9 @@ EMPTY = (150, 150, 150)
 UNCERTAIN = (0, 140, 255)
 RULE_PROBLEM = (200, 0, 200)
 STATUS_COLOURS = {"ok": (40, 160, 0), "review": (0, 140, 255), "invalid": (0, 0, 220)}
-#: A sheet with this many doubtful boxes or more was most likely photographed
+#: A sheet with this many doubtful boxes or more was often photographed
 #: badly (bent paper, a steep angle, a dark or shaken picture): a new photo
-#: helps more than checking each box by hand, and the table says so.
+#: may help more than checking each box by hand, and the table says so.
 MANY_DOUBTS = 5
 
 
@@ -136,9 +136,8 @@ def sheet_table(file: str, result: SheetResult) -> str:
     for line in needs_a_look(result):
         out.append(f"  look at: {line}")
     if len(result.uncertain) >= MANY_DOUBTS:
-        out.append(f"  tip: {len(result.uncertain)} boxes are doubtful: photograph the sheet "
-                   "again lying flat, from straight above, in even light, and most of them "
-                   "will read")
+        out.append(f"  tip: {len(result.uncertain)} boxes are doubtful: a new photo of the sheet "
+                   "lying flat, taken from straight above in even light, often reads them")
     for settled in result.settled:
         out.append(f"  settled: {settled.box_id} taken as {settled.state}: {settled.reason}")
     return "\n".join(out)

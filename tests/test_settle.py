@@ -151,4 +151,4 @@ def test_a_sheet_with_many_doubtful_boxes_is_advised_to_be_photographed_again():
             uncertain=list(doubtful)))
 
     assert "tip:" not in table(MANY_DOUBTS - 1)
-    assert f"tip: {MANY_DOUBTS} boxes are doubtful: photograph the sheet again" in table(MANY_DOUBTS)
+    assert f"tip: {MANY_DOUBTS} boxes are doubtful: a new photo" in table(MANY_DOUBTS)
