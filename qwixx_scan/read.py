@@ -116,6 +116,8 @@ WINDOW_MM = 1.8
 #: cells, each within LIGHT_RANGE of the box's paper level.
 LIGHT_CELLS = 3
 LIGHT_RANGE = (0.7, 1.25)
+#: A cell with fewer light pixels than this has no level of its own.
+MIN_CELL_PIXELS = 8
 #: A box's paper level below this share of the paper's around it: ink covers it.
 COVERED_LEVEL = 0.85
 #: Compared with the lighter of its neighbours' levels (this percentile of
@@ -578,6 +580,8 @@ class _BoxPlan:
     of the reference's uint8 image: the plans of every sheet stay cached).
     ``blank_input``: the blank's channels of the network input. ``interior``:
     the rows and columns of the window inside the box less its outline band.
+    ``fill``: how cells with too few light pixels take their level from the
+    others (see _fill_weights).
     """
 
     box: Box
@@ -591,6 +595,7 @@ class _BoxPlan:
     around: tuple[tuple[np.ndarray, np.ndarray], ...]  # like light, outside the box
     blank_input: np.ndarray  # 3 x INPUT_PX x INPUT_PX
     interior: tuple[slice, slice]
+    fill: tuple[np.ndarray, np.ndarray] | None  # see _fill_weights
 
 
 _plans: dict[tuple[int, str], list[_BoxPlan]] = {}
@@ -636,7 +641,7 @@ def _plan(ref: BlankReference, box: Box) -> _BoxPlan:
                     light_blank=blank.reshape(-1, 3)[light_index], light_cell=cells,
                     cell_counts=counts, cell_starts=np.concatenate([[0], np.cumsum(counts)[:-1]]),
                     around=tuple(around), blank_input=blank_input.transpose(2, 0, 1).copy(),
-                    interior=interior)
+                    interior=interior, fill=_fill_weights(counts >= MIN_CELL_PIXELS))
 
 
 @dataclass(frozen=True)
@@ -782,15 +787,43 @@ def _raw_window(padded: np.ndarray, pad: int, plan: _BoxPlan,
     rel = np.clip(ratio / level, 0.0, 3.99)
     keys = np.sort(plan.light_cell[:, None] * 4.0 + rel, axis=0)
     counts = plan.cell_counts
-    good = counts >= 8
+    good = counts >= MIN_CELL_PIXELS
     at = plan.cell_starts[good] + (counts[good] * 4) // 5
     values = np.full((n, 3), np.nan)
     values[good] = keys[at] - (np.nonzero(good)[0] * 4.0)[:, None]
+    if plan.fill is not None:
+        weights, const = plan.fill
+        values = np.where(good[:, None], values, weights @ np.nan_to_num(values) + const[:, None])
     values = values.reshape(LIGHT_CELLS, LIGHT_CELLS, 3)
-    if not good.all():
+    if plan.fill is None and not good.all():
         values = _fill_cells(values)
     cells[:] = np.clip(values, *LIGHT_RANGE)
     return photo, level.astype(np.float32), cells
+
+
+def _fill_weights(good: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+    """What :func:`_fill_cells` does to the cells not ``good`` (a flat
+    LIGHT_CELLS x LIGHT_CELLS mask), as weights on the good cells and a
+    constant: the same for every photo, so worked out once per box. None
+    where nothing is missing, or where a median of three or more cells
+    would be needed (not linear)."""
+    if good.all():
+        return None
+    grid = good.reshape(LIGHT_CELLS, LIGHT_CELLS)
+    weights = np.zeros((good.size, good.size))
+    const = np.zeros(good.size)
+    for cell in np.flatnonzero(~good):
+        r, c = divmod(int(cell), LIGHT_CELLS)
+        row = [r * LIGHT_CELLS + j for j in range(LIGHT_CELLS) if grid[r, j]]
+        col = [i * LIGHT_CELLS + c for i in range(LIGHT_CELLS) if grid[i, c]]
+        use = row or col
+        if len(use) > 2:
+            return None
+        if use:
+            weights[cell, use] = 1.0 / len(use)  # the median of one or two values
+        else:
+            const[cell] = 1.0
+    return weights, const
 
 
 def _fill_cells(grid: np.ndarray) -> np.ndarray:
