@@ -306,6 +306,7 @@ def find_code_finders(gray: np.ndarray, fit: SheetFit,
     best: tuple[float, np.ndarray] | None = None
     # The fit may be off in scale where it is off in place: a little as a
     # rule, much and unevenly where the paper is bent as well.
+    far = (n_modules - 7) * module_px  # from one finder's centre to the next
     for scales in (FINDER_SCALES, FINDER_WIDE_SCALES):
         for sx, sy in scales:
             template = _finder_picture(round(module_px * sx * 4) / 4,
@@ -313,7 +314,6 @@ def find_code_finders(gray: np.ndarray, fit: SheetFit,
             half_x, half_y = template.shape[1] // 2, template.shape[0] // 2
             score = cv2.matchTemplate(crop, template, cv2.TM_CCOEFF_NORMED)
             peaks = _peaks(score, MIN_FINDER_SCORE, spacing=min(half_x, half_y))
-            far = (n_modules - 7) * module_px
             found = _finder_triple(peaks, far * sx, far * sy)
             if found is None:
                 continue

@@ -57,9 +57,8 @@ WIDE_SEARCH_MM = 6.0
 #: lie beyond it: it is looked for again around its neighbours' offset (the
 #: well-matched ones where it has two), when that is within REACH_MM of
 #: where its search began (up to REACH_ROUNDS times, so a shift spreads
-#: along a row). Bent paper
-#: moves the middle of a row while the corners, where the markers are, stay
-#: put: on an independent photo (foreign_photos.py seed 3, photo 138: bent
+#: along a row). Bent paper moves the middle of a row while the corners,
+#: where the markers are, stay put: on an independent photo (foreign_photos.py seed 3, photo 138: bent
 #: 3.7 mm, tilted 26 degrees) the four lock boxes at the rows' ends lay
 #: 2.5-3 mm above their place, were matched on the search's edge and read
 #: as doubtful. Only the neighbours' shift moves the search, and only a
@@ -475,9 +474,7 @@ def bend_shifts(centres_mm: np.ndarray, found: np.ndarray,
         if not usable.any():
             continue
         coefs = np.linalg.solve(system[usable], seen[usable])  # trials x 3 x 2
-        predicted = np.einsum("nk,tkc->tnc", basis, coefs)  # trials x boxes x 2
-        distance = np.hypot(*(predicted[:, :, None, :] - offsets[None]).transpose(3, 0, 1, 2))
-        support = np.where(distance < RANSAC_MM, scores[None], 0.0).max(axis=2).sum(axis=1)
+        support = _bend_support(np.einsum("nk,tkc->tnc", basis, coefs), offsets, scores)
         k = int(np.argmax(support))
         if best is None or support[k] > best[0]:
             best = (float(support[k]), axis, coefs[k])
@@ -505,9 +502,13 @@ def _bend_basis(points_mm: np.ndarray, size_mm: tuple[float, float], axis: int) 
     return np.stack([lift, lift * u, lift * v], 1).astype(np.float64)
 
 
-def _bend_support(predicted: np.ndarray, offsets: np.ndarray, scores: np.ndarray) -> float:
-    distance = np.hypot(*(predicted[:, None, :] - offsets).transpose(2, 0, 1))
-    return float(np.where(distance < RANSAC_MM, scores, 0.0).max(axis=1).sum())
+def _bend_support(predicted: np.ndarray, offsets: np.ndarray, scores: np.ndarray) -> np.ndarray:
+    """How well predicted shifts (... x boxes x 2, mm) are borne out: per box
+    the best score of its matches (``offsets``: boxes x peaks x 2,
+    ``scores``: boxes x peaks) within RANSAC_MM of the prediction, summed."""
+    gap = predicted[..., :, None, :] - offsets
+    distance = np.hypot(gap[..., 0], gap[..., 1])
+    return np.where(distance < RANSAC_MM, scores, 0.0).max(axis=-1).sum(axis=-1)
 
 
 def _subpixel(result: np.ndarray, x: int, y: int) -> tuple[float, float]:
@@ -714,22 +715,23 @@ def located_box_inputs(rectified: np.ndarray, sheet: Sheet, ref: BlankReference)
     inputs = np.empty((len(plans), INPUT_CHANNELS, INPUT_PX, INPUT_PX), np.float32)
     ink_mm2 = np.empty((len(plans), 2), np.float32)
     for k, (plan, (photo, _, cells), level) in enumerate(zip(plans, raw, levels)):
-        if covered[k]:
-            cells = np.ones_like(cells)  # measured on ink, not on paper
-        inputs[k], ink_mm2[k] = _box_input(plan, _normalise(photo, level, cells), p)
+        inputs[k], ink_mm2[k] = _box_input(plan, photo, level, cells, covered[k], p)
     second_inputs = np.empty((len(second_place), INPUT_CHANNELS, INPUT_PX, INPUT_PX),
                              np.float32)
     for j, k in enumerate(second_place):
         photo, _, cells = _raw_window(padded, pad, plans[k], expected[k])
-        if covered[k]:
-            cells = np.ones_like(cells)
-        second_inputs[j], _ = _box_input(plans[k], _normalise(photo, levels[k], cells), p)
+        second_inputs[j], _ = _box_input(plans[k], photo, levels[k], cells, covered[k], p)
     return LocatedInputs(inputs, ink_mm2, centres_px, second_place, second_inputs)
 
 
-def _box_input(plan: _BoxPlan, photo: np.ndarray, p: float) -> tuple[np.ndarray, np.ndarray]:
-    """One box's network input from its normalised window, and its ink and
-    deep ink (mm^2)."""
+def _box_input(plan: _BoxPlan, photo: np.ndarray, level: np.ndarray, cells: np.ndarray,
+               covered: bool, p: float) -> tuple[np.ndarray, np.ndarray]:
+    """One box's network input from its raw window (see :func:`_raw_window`),
+    and its ink and deep ink (mm^2). ``covered``: the box is covered with
+    ink (see :func:`_covered_boxes`), its light cells measured on ink."""
+    if covered:
+        cells = np.ones_like(cells)  # measured on ink, not on paper
+    photo = _normalise(photo, level, cells)
     darkest = plan.darkest[plan.interior].astype(np.float32) * np.float32(1 / 255)
     below = cv2.subtract(darkest, np.ascontiguousarray(photo[plan.interior]))
     # the darkest channel's margin; numpy's max over a 3-long last axis is
@@ -794,19 +796,17 @@ def _raw_window(padded: np.ndarray, pad: int, plan: _BoxPlan,
     if plan.fill is not None:
         weights, const = plan.fill
         values = np.where(good[:, None], values, weights @ np.nan_to_num(values) + const[:, None])
-    values = values.reshape(LIGHT_CELLS, LIGHT_CELLS, 3)
-    if plan.fill is None and not good.all():
-        values = _fill_cells(values)
-    cells[:] = np.clip(values, *LIGHT_RANGE)
+    cells[:] = np.clip(values.reshape(LIGHT_CELLS, LIGHT_CELLS, 3), *LIGHT_RANGE)
     return photo, level.astype(np.float32), cells
 
 
 def _fill_weights(good: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
-    """What :func:`_fill_cells` does to the cells not ``good`` (a flat
-    LIGHT_CELLS x LIGHT_CELLS mask), as weights on the good cells and a
-    constant: the same for every photo, so worked out once per box. None
-    where nothing is missing, or where a median of three or more cells
-    would be needed (not linear)."""
+    """How the cells not ``good`` (a flat LIGHT_CELLS x LIGHT_CELLS mask: too
+    few light pixels) take a level: their row's median, else their column's,
+    else 1 (the box's level). With three cells a row or column, a median is
+    of one or two values, a mean: so this is a fixed weighting of the good
+    cells plus a constant, the same for every photo, worked out once per box.
+    None where no cell is missing."""
     if good.all():
         return None
     grid = good.reshape(LIGHT_CELLS, LIGHT_CELLS)
@@ -818,21 +818,13 @@ def _fill_weights(good: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
         col = [i * LIGHT_CELLS + c for i in range(LIGHT_CELLS) if grid[i, c]]
         use = row or col
         if len(use) > 2:
-            return None
+            raise ValueError(f"LIGHT_CELLS must be 3 or less for a median to be a mean, "
+                             f"not {LIGHT_CELLS}")
         if use:
-            weights[cell, use] = 1.0 / len(use)  # the median of one or two values
+            weights[cell, use] = 1.0 / len(use)
         else:
             const[cell] = 1.0
     return weights, const
-
-
-def _fill_cells(grid: np.ndarray) -> np.ndarray:
-    """Cells without a measurement (NaN) of a rows x columns x channels grid
-    take their row's, else their column's median, else 1 (the box's level)."""
-    row = _nan_median(grid, axis=1)[:, None, :]
-    col = _nan_median(grid, axis=0)[None, :, :]
-    fill = np.where(np.isnan(row), np.where(np.isnan(col), 1.0, col), row)
-    return np.where(np.isnan(grid), fill, grid)
 
 
 def _nan_median(a: np.ndarray, axis: int) -> np.ndarray:
