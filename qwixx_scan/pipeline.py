@@ -31,7 +31,7 @@ from .rectify import (
     outside_sides,
     rectify,
 )
-from .settle import Settled, doubt_aware, settle
+from .settle import Settled, doubt_aware, keep_rule_abiding, settle
 
 #: The id of the corner marker next to the code.
 BOTTOM_RIGHT = 2
@@ -58,7 +58,8 @@ class SheetResult:
     verdicts: dict[str, Any]
     score: SheetScore
     uncertain: list[str]
-    #: Doubtful boxes the rules settled (see ``settle``), already in ``verdicts``.
+    #: Doubtful boxes settled by the player's own marks (see ``own_marks``)
+    #: or by the rules (see ``settle``), already in ``verdicts``.
     settled: list[Settled] = field(default_factory=list)
     page: int | None = None
     fit_error_mm: float = 0.0
@@ -306,7 +307,11 @@ def _read_sheet(picture: Picture, gray: np.ndarray, group: MarkerGroup, size_mm:
             and local_px_per_mm(fit, sheet.size_mm) < MIN_SOURCE_PX_PER_MM:
         image, fit = picture.full(), fit.scaled(full_scale)
     rectified = rectify(image, fit, sheet.size_mm, px_per_mm=RECT_PX_PER_MM)
-    verdicts, settled = settle(sheet, read_marks(rectified, sheet, px_per_mm=RECT_PX_PER_MM))
+    read = keep_rule_abiding(sheet, read_marks(rectified, sheet, px_per_mm=RECT_PX_PER_MM))
+    by_marks = [Settled(v.box_id, v.state, v.settled, by="marks") for v in read.values()
+                if v.settled]
+    verdicts, by_rules = settle(sheet, read)
+    settled = by_marks + by_rules
     marked = [v.box_id for v in verdicts.values() if v.state == "crossed"]
     uncertain = [b.id for b in sheet.boxes
                  if b.id in verdicts and verdicts[b.id].state == "uncertain"]

@@ -44,6 +44,7 @@ from qwixx_print.layout import Box, Sheet
 
 from .blank import BlankReference, blank_reference
 from .box_model import INPUT_CHANNELS, INPUT_PX, box_classifier
+from .own_marks import like_own_crosses
 
 #: Box location search radius and template margin around the box (mm).
 SEARCH_MM = 2.0
@@ -170,6 +171,15 @@ FAINT_EMPTY_P = 0.005
 #: such boxes of three benchmark sets, no empty one read crossed turned.
 TURN_CHECK_INK_MM2 = 1.0
 TURNED_CROSSED_P = 0.5
+#: The note of a box doubted for its mark (the networks unsure or at odds),
+#: the only kind of doubt the player's own marks may settle (see own_marks).
+DOUBTFUL_MARK = "doubtful mark"
+OWN_MARKS_REASON = ("like this player's crosses: as much ink, in their pen's colour, far more "
+                    "than any empty box; the networks lean crossed")
+#: Ink for its colour (ink_colours): photo darker than this share of the
+#: paper, where the blank sheet is lighter than INK_COLOUR_PAPER (not print).
+INK_COLOUR_BELOW = 0.8
+INK_COLOUR_PAPER = 0.85
 
 
 @dataclass(frozen=True)
@@ -185,6 +195,8 @@ class BoxVerdict:
     #: y) in sheet mm. Curled paper or a loose fit move it off the layout's
     #: place; the overlay outlines the box where it was read.
     found_at_mm: tuple[float, float] | None = None
+    #: Why a doubtful box was taken as crossed after all (see own_marks), else "".
+    settled: str = ""
 
 
 def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float) -> dict[str, BoxVerdict]:
@@ -213,12 +225,47 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float) -> dict
                                       classifier.highest_decider_probability(inputs[empty]))
     found = [(round(float(x) / ref.px_per_mm, 2), round(float(y) / ref.px_per_mm, 2))
              for x, y in centres_px]
-    return {box.id: replace(decide(box.id, float(p), float(ink), float(deep), faint_marks=faint,
-                                   turned_p=float(turned), highest_p=float(high),
-                                   second_place_p=None if np.isnan(second) else float(second)),
-                            found_at_mm=at)
-            for box, p, (ink, deep), turned, high, second, at
-            in zip(sheet.boxes, crossed_p, ink_mm2, turned_p, highest_p, second_p, found)}
+    verdicts = [replace(decide(box.id, float(p), float(ink), float(deep), faint_marks=faint,
+                               turned_p=float(turned), highest_p=float(high),
+                               second_place_p=None if np.isnan(second) else float(second)),
+                        found_at_mm=at)
+                for box, p, (ink, deep), turned, high, second, at
+                in zip(sheet.boxes, crossed_p, ink_mm2, turned_p, highest_p, second_p, found)]
+    return {v.box_id: v for v in _settle_by_own_marks(verdicts, inputs, ink_mm2[:, 0])}
+
+
+def _settle_by_own_marks(verdicts: list[BoxVerdict], inputs: np.ndarray,
+                         ink_mm2: np.ndarray) -> list[BoxVerdict]:
+    """The verdicts with every box doubted for its mark that looks like this
+    player's confident crosses taken as crossed (see :mod:`own_marks`)."""
+    doubtful = np.array([v.state == "uncertain" and v.note == DOUBTFUL_MARK for v in verdicts])
+    if not doubtful.any():
+        return verdicts
+    states = np.array([v.state for v in verdicts])
+    vote = np.full(len(verdicts), np.nan)
+    vote[doubtful] = np.median(box_classifier().each_probability(inputs[doubtful]), axis=0)
+    like = like_own_crosses(states == "crossed", states == "empty", doubtful, ink_mm2,
+                            ink_colours(inputs), vote)
+    if not like.any():
+        return verdicts
+    typical = float(np.median(ink_mm2[states == "crossed"]))
+    return [replace(v, state="crossed", confidence=round(float(vote[i]), 3),
+                    note=f"settled: {OWN_MARKS_REASON} ({ink_mm2[i]:.0f} mm^2 of ink, their "
+                         f"crosses {typical:.0f})",
+                    settled=OWN_MARKS_REASON)
+            if like[i] else v for i, v in enumerate(verdicts)]
+
+
+def ink_colours(inputs: np.ndarray) -> np.ndarray:
+    """Each box's ink colour: the mean darkening (1 - photo, paper = 1) per
+    BGR channel over the pixels inside the box that are darker than 0.8 of
+    the paper where the blank sheet is light (n x 3; zeros where none)."""
+    inner = slice(INPUT_PX // 6, INPUT_PX - INPUT_PX // 6)  # the box, not its surroundings
+    photo = inputs[:, :3, inner, inner]
+    ink = (photo.min(axis=1) < INK_COLOUR_BELOW) & (inputs[:, 3:6, inner, inner].min(axis=1)
+                                                    > INK_COLOUR_PAPER)
+    count = np.maximum(ink.sum(axis=(1, 2)), 1)[:, None]
+    return ((1.0 - photo) * ink[:, None]).sum(axis=(2, 3)) / count
 
 
 def decide(box_id: str, crossed_p: float, ink_mm2: float, deep_ink_mm2: float, *,
@@ -254,7 +301,7 @@ def decide(box_id: str, crossed_p: float, ink_mm2: float, deep_ink_mm2: float, *
         return BoxVerdict(box_id, "empty", round(1.0 - crossed_p, 3), "")
     lean = "crossed" if crossed_p > 0.5 else "empty" if crossed_p < 0.5 else ""
     return BoxVerdict(box_id, "uncertain", round(max(crossed_p, 1.0 - crossed_p), 3) * 0.5,
-                      "doubtful mark", lean=lean)
+                      DOUBTFUL_MARK, lean=lean)
 
 
 def _band(p: float) -> str:

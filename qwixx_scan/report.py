@@ -183,19 +183,25 @@ def overlay_name(stem: str, sheet: SheetResult, taken: set[str]) -> str:
     return name
 
 
+#: The letter an overlay writes in a settled box, and its legend.
+SETTLED_LETTERS = {"rules": "R", "marks": "M"}
+SETTLED_LEGEND = {"rules": "settled by the rules", "marks": "like the player's crosses"}
+
+
 def overlay_image(result: SheetResult) -> np.ndarray:
     """The rectified sheet with every box outlined by its verdict, and the score.
 
     Outline colours: green crossed, grey empty, orange uncertain, magenta a
     box named by a rule problem; an orange R marks a doubtful box the rules
-    settled. Needs ``result.rectified`` (BGR).
+    settled (an M one that looks like the player's own crosses). Needs
+    ``result.rectified`` (BGR).
     """
     if result.rectified is None:
         raise ValueError("the sheet result holds no rectified image; scan with keep_images=True")
     ppm = RECT_PX_PER_MM
     sheet_img = result.rectified.copy()
     problem_boxes = {b for v in result.score.violations for b in v.boxes}
-    settled = {s.box_id for s in result.settled}
+    settled = {s.box_id: SETTLED_LETTERS[s.by] for s in result.settled}
     for box in result.sheet.boxes:
         verdict = result.verdicts.get(box.id)
         state = getattr(verdict, "state", "empty")
@@ -215,8 +221,8 @@ def overlay_image(result: SheetResult) -> np.ndarray:
             cv2.putText(sheet_img, "?", (p1[0] - 14, p0[1] + 18), cv2.FONT_HERSHEY_SIMPLEX, 0.6,
                         UNCERTAIN, 2, cv2.LINE_AA)
         elif box.id in settled:
-            cv2.putText(sheet_img, "R", (p1[0] - 16, p0[1] + 18), cv2.FONT_HERSHEY_SIMPLEX, 0.55,
-                        UNCERTAIN, 2, cv2.LINE_AA)
+            cv2.putText(sheet_img, settled[box.id], (p1[0] - 16, p0[1] + 18),
+                        cv2.FONT_HERSHEY_SIMPLEX, 0.55, UNCERTAIN, 2, cv2.LINE_AA)
     return np.vstack([sheet_img, _score_strip(result, sheet_img.shape[1])])
 
 
@@ -239,8 +245,9 @@ def _score_strip(result: SheetResult, width: int) -> np.ndarray:
         cv2.rectangle(strip, (x, 72), (x + 16, 88), colour, 3)
         cv2.putText(strip, label, (x + 22, 86), font, 0.5, (30, 30, 30), 1, cv2.LINE_AA)
         x += 40 + 9 * len(label)
-    if result.settled:
-        cv2.putText(strip, "R", (x, 87), font, 0.55, UNCERTAIN, 2, cv2.LINE_AA)
-        cv2.putText(strip, "settled by the rules", (x + 20, 86), font, 0.5, (30, 30, 30), 1,
-                    cv2.LINE_AA)
+    for by in sorted({s.by for s in result.settled}, reverse=True):
+        label = SETTLED_LEGEND[by]
+        cv2.putText(strip, SETTLED_LETTERS[by], (x, 87), font, 0.55, UNCERTAIN, 2, cv2.LINE_AA)
+        cv2.putText(strip, label, (x + 20, 86), font, 0.5, (30, 30, 30), 1, cv2.LINE_AA)
+        x += 40 + 9 * len(label)
     return strip

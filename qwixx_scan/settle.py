@@ -38,14 +38,17 @@ MAX_ENUMERATED = 8
 
 @dataclass(frozen=True)
 class Settled:
-    """A doubtful box the rules settled: its new state and the rule that decided."""
+    """A doubtful box settled: its new state and why. ``by``: "rules" (a
+    rule left no choice, see :func:`settle`) or "marks" (it looks like the
+    player's own crosses on the sheet, see :mod:`qwixx_scan.own_marks`)."""
 
     box_id: str
     state: str  # "crossed" | "empty"
     reason: str
+    by: str = "rules"
 
     def to_json(self) -> dict[str, Any]:
-        return {"box": self.box_id, "state": self.state, "reason": self.reason}
+        return {"box": self.box_id, "state": self.state, "reason": self.reason, "by": self.by}
 
 
 def settle(sheet: Sheet, verdicts: dict[str, Any]) -> tuple[dict[str, Any], list[Settled]]:
@@ -75,6 +78,21 @@ def settle(sheet: Sheet, verdicts: dict[str, Any]) -> tuple[dict[str, Any], list
                               note=f"settled by the rules: {reason}")
         settled.append(Settled(box_id, state, reason))
     return out, settled
+
+
+def keep_rule_abiding(sheet: Sheet, verdicts: dict[str, Any]) -> dict[str, Any]:
+    """``verdicts`` with every box settled by the player's own marks (``settled``
+    set) that a broken rule names doubtful again: the likeness of a mark is
+    not enough where the rules object (a printed chain ring off its place
+    looked like a player's red cross). Such a box leans crossed."""
+    taken = {b for b, v in verdicts.items() if getattr(v, "settled", "")}
+    if not taken:
+        return verdicts
+    crossed = {b for b, v in verdicts.items() if v.state == "crossed"}
+    named = {b for e in score_sheet(sheet, crossed).errors for b in e.boxes} & taken
+    return {b: replace(v, state="uncertain", settled="", lean="crossed",
+                       note="looks like the player's crosses, but crossed it breaks a rule")
+            if b in named else v for b, v in verdicts.items()}
 
 
 def legal_reading_exists(sheet: Sheet, verdicts: dict[str, Any]) -> bool:

@@ -114,7 +114,8 @@ def test_settled_boxes_are_reported_in_the_json_and_the_table():
                          score=score_sheet(KETTINGEN_B, marked), uncertain=[], settled=settled)
     out = result.to_json()
     assert out["status"] == "ok" and b in out["marked"] and out["uncertain"] == []
-    assert out["settled"] == [{"box": b, "state": "crossed", "reason": settled[0].reason}]
+    assert out["settled"] == [{"box": b, "state": "crossed", "reason": settled[0].reason,
+                               "by": "rules"}]
     assert f"settled: {b} taken as crossed" in sheet_table("anna.jpg", result)
 
 
@@ -152,3 +153,19 @@ def test_a_sheet_with_many_doubtful_boxes_is_advised_to_be_photographed_again():
 
     assert "tip:" not in table(MANY_DOUBTS - 1)
     assert f"tip: {MANY_DOUBTS} boxes are doubtful: a new photo" in table(MANY_DOUBTS)
+
+
+def test_a_box_taken_like_the_players_crosses_is_doubtful_again_where_it_breaks_a_rule():
+    from dataclasses import replace
+
+    from qwixx_scan.settle import keep_rule_abiding
+
+    (a, b), (c, d) = KETTINGEN_B.chains[:2]
+    verdicts = verdicts_for(KETTINGEN_B, {b, c, d})
+    for box in (b, c):  # both taken as crossed by the player's marks
+        verdicts[box] = replace(verdicts[box], settled="like the player's crosses")
+    kept = keep_rule_abiding(KETTINGEN_B, verdicts)
+    # b crossed without its chain partner a breaks the chain rule; c with d does not
+    assert kept[b].state == "uncertain" and kept[b].lean == "crossed" and not kept[b].settled
+    assert kept[c].state == "crossed" and kept[c].settled
+    assert score_sheet(KETTINGEN_B, [x for x, v in kept.items() if v.state == "crossed"]).errors == ()
