@@ -32,7 +32,8 @@ from qwixx_print.rules import SheetScore, score_sheet
 #: misread last number).
 MAX_DOUBTFUL = 2
 #: Up to this many doubtful boxes, every reading of them is tried to tell
-#: whether the sheet can be legal at all (:func:`legal_reading_exists`).
+#: whether the sheet can be legal at all (:func:`legal_reading_exists`); a
+#: sheet with more is not shown to break a rule (:func:`doubt_aware`).
 MAX_ENUMERATED = 8
 
 
@@ -111,10 +112,16 @@ def doubt_aware(score: SheetScore, sheet: Sheet, verdicts: dict[str, Any]) -> Sh
     """``score`` (of the crossed boxes in ``verdicts``) with its rule errors
     turned into warnings when some reading of the doubtful boxes makes the
     sheet legal: the sheet needs a look (``review``), it is not shown to
-    break a rule (``invalid``)."""
-    if not score.errors or not legal_reading_exists(sheet, verdicts):
+    break a rule (``invalid``). So are they on a sheet with more than
+    MAX_ENUMERATED doubtful boxes: read that poorly (a steep, bent sheet
+    whose fit is a row off at one end), a rule error says more about the
+    reading than about the player."""
+    if not score.errors:
         return score
-    doubt = ", ".join(_crossed_and_doubtful(sheet, verdicts)[1])
+    doubtful = _crossed_and_doubtful(sheet, verdicts)[1]
+    if len(doubtful) <= MAX_ENUMERATED and not legal_reading_exists(sheet, verdicts):
+        return score
+    doubt = ", ".join(doubtful)
     violations = tuple(
         replace(v, severity="warning",
                 message=f"{v.message} (unless a doubtful box is read otherwise: {doubt})")

@@ -169,3 +169,18 @@ def test_a_box_taken_like_the_players_crosses_is_doubtful_again_where_it_breaks_
     assert kept[b].state == "uncertain" and kept[b].lean == "crossed" and not kept[b].settled
     assert kept[c].state == "crossed" and kept[c].settled
     assert score_sheet(KETTINGEN_B, [x for x, v in kept.items() if v.state == "crossed"]).errors == ()
+
+
+def test_a_rule_error_on_a_sheet_read_too_poorly_to_judge_makes_review_not_invalid():
+    from qwixx_scan.settle import MAX_ENUMERATED, doubt_aware
+
+    (a, b), (c, d) = KETTINGEN_B.chains[:2]
+    # a crossed without b breaks the chain rule; c and d are not near it
+    free = [x.id for x in KETTINGEN_B.boxes
+            if x.id not in {a, b, c, d} and not x.id.endswith("lock")
+            and not x.id.startswith("penalty")]
+    for n, status in ((MAX_ENUMERATED, "invalid"), (MAX_ENUMERATED + 1, "review")):
+        doubtful = {x: "empty" for x in free[-n:]}
+        verdicts = verdicts_for(KETTINGEN_B, {a}, doubtful)
+        score = doubt_aware(score_sheet(KETTINGEN_B, [a]), KETTINGEN_B, verdicts)
+        assert score.status(list(doubtful)) == status, n
