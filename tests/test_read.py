@@ -129,6 +129,10 @@ def test_a_doubtful_probability_or_a_disagreeing_ink_amount_is_uncertain():
     assert decide("red-2", EMPTY_P / 2, 0.3, 0.0).state == "empty"
     # The network is sure, the paper disagrees: something it has not seen.
     assert decide("red-2", 0.999, 0.0, 0.0).state == "uncertain"
+    # ... unless every network is sure of a cross: then the ink count failed
+    # (pale pencil over the print is not darker than the print).
+    assert decide("red-2", 0.999, 0.0, 0.0, unanimous=True).state == "crossed"
+    assert decide("red-2", 0.5, 0.0, 0.0, unanimous=True).state == "uncertain"
     assert decide("red-2", 0.001, 40.0, 35.0).state == "uncertain"
     # Much shade but little deep ink: a shadow, and the network is believed.
     assert decide("red-2", 0.001, 45.0, 5.0).state == "empty"
