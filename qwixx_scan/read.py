@@ -25,8 +25,11 @@ How:
    overshoot and print far better than hand-set shape thresholds did.
    Between two probability thresholds, or when the network disagrees with
    the plain amount of ink in the box (much deep ink read empty, hardly any ink
-   read crossed: something it has not seen), the box is uncertain and the
-   sheet goes to review.
+   read crossed unless all five networks are sure: something it has not
+   seen), the box is uncertain and the sheet goes to review.
+4. Compare: a box doubted for its mark that looks like the player's own
+   confident crosses on the same sheet (ink, its colour, the networks'
+   lean) is taken as crossed (``own_marks``), and reported as settled.
 
 Coordinates: ``rectified`` pixel (x, y) is sheet mm (x / px_per_mm,
 y / px_per_mm), x right, y down, top-left trim corner at (0, 0).
