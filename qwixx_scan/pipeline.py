@@ -307,9 +307,8 @@ def _read_sheet(picture: Picture, gray: np.ndarray, group: MarkerGroup, size_mm:
             and local_px_per_mm(fit, sheet.size_mm) < MIN_SOURCE_PX_PER_MM:
         image, fit = picture.full(), fit.scaled(full_scale)
     rectified = rectify(image, fit, sheet.size_mm, px_per_mm=RECT_PX_PER_MM)
-    read = keep_rule_abiding(sheet, read_marks(rectified, sheet, px_per_mm=RECT_PX_PER_MM))
-    by_marks = [Settled(v.box_id, v.state, v.settled, by="marks") for v in read.values()
-                if v.settled]
+    read, by_marks = keep_rule_abiding(sheet, read_marks(rectified, sheet,
+                                                         px_per_mm=RECT_PX_PER_MM))
     verdicts, by_rules = settle(sheet, read)
     settled = by_marks + by_rules
     marked = [v.box_id for v in verdicts.values() if v.state == "crossed"]

@@ -249,11 +249,12 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float) -> dict
                 for box, p, (ink, deep), turned, high, second, at, sure
                 in zip(sheet.boxes, crossed_p, ink_mm2, turned_p, highest_p, second_p, found,
                        unanimous)]
-    return {v.box_id: v for v in _settle_by_own_marks(verdicts, inputs, ink_mm2[:, 0])}
+    return {v.box_id: v for v in _settle_by_own_marks(verdicts, inputs, ink_mm2[:, 0],
+                                                      classifier)}
 
 
-def _settle_by_own_marks(verdicts: list[BoxVerdict], inputs: np.ndarray,
-                         ink_mm2: np.ndarray) -> list[BoxVerdict]:
+def _settle_by_own_marks(verdicts: list[BoxVerdict], inputs: np.ndarray, ink_mm2: np.ndarray,
+                         classifier) -> list[BoxVerdict]:
     """The verdicts with every box doubted for its mark that looks like this
     player's confident crosses taken as crossed (see :mod:`own_marks`)."""
     doubtful = np.array([v.state == "uncertain" and v.note == DOUBTFUL_MARK for v in verdicts])
@@ -261,7 +262,7 @@ def _settle_by_own_marks(verdicts: list[BoxVerdict], inputs: np.ndarray,
         return verdicts
     states = np.array([v.state for v in verdicts])
     vote = np.full(len(verdicts), np.nan)
-    vote[doubtful] = np.median(box_classifier().each_probability(inputs[doubtful]), axis=0)
+    vote[doubtful] = np.median(classifier.each_probability(inputs[doubtful]), axis=0)
     like = like_own_crosses(states == "crossed", states == "empty", doubtful, ink_mm2,
                             ink_colours(inputs), vote)
     if not like.any():

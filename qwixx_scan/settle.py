@@ -81,19 +81,23 @@ def settle(sheet: Sheet, verdicts: dict[str, Any]) -> tuple[dict[str, Any], list
     return out, settled
 
 
-def keep_rule_abiding(sheet: Sheet, verdicts: dict[str, Any]) -> dict[str, Any]:
+def keep_rule_abiding(sheet: Sheet, verdicts: dict[str, Any]
+                      ) -> tuple[dict[str, Any], list[Settled]]:
     """``verdicts`` with every box settled by the player's own marks (``settled``
-    set) that a broken rule names doubtful again: the likeness of a mark is
-    not enough where the rules object (a printed chain ring off its place
-    looked like a player's red cross). Such a box leans crossed."""
+    set by the reader) that a broken rule names doubtful again, and the boxes
+    that stay settled that way. The likeness of a mark is not enough where
+    the rules object (a printed chain ring off its place looked like a
+    player's red cross); such a box leans crossed."""
     taken = {b for b, v in verdicts.items() if getattr(v, "settled", "")}
     if not taken:
-        return verdicts
+        return verdicts, []
     crossed = {b for b, v in verdicts.items() if v.state == "crossed"}
     named = {b for e in score_sheet(sheet, crossed).errors for b in e.boxes} & taken
-    return {b: replace(v, state="uncertain", settled="", lean="crossed",
-                       note="looks like the player's crosses, but crossed it breaks a rule")
-            if b in named else v for b, v in verdicts.items()}
+    out = {b: replace(v, state="uncertain", settled="", lean="crossed",
+                      note="looks like the player's crosses, but crossed it breaks a rule")
+           if b in named else v for b, v in verdicts.items()}
+    return out, [Settled(b, out[b].state, out[b].settled, by="marks")
+                 for b in verdicts if b in taken - named]
 
 
 def legal_reading_exists(sheet: Sheet, verdicts: dict[str, Any]) -> bool:

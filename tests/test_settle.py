@@ -164,7 +164,7 @@ def test_a_box_taken_like_the_players_crosses_is_doubtful_again_where_it_breaks_
     verdicts = verdicts_for(KETTINGEN_B, {b, c, d})
     for box in (b, c):  # both taken as crossed by the player's marks
         verdicts[box] = replace(verdicts[box], settled="like the player's crosses")
-    kept = keep_rule_abiding(KETTINGEN_B, verdicts)
+    kept, _ = keep_rule_abiding(KETTINGEN_B, verdicts)
     # b crossed without its chain partner a breaks the chain rule; c with d does not
     assert kept[b].state == "uncertain" and kept[b].lean == "crossed" and not kept[b].settled
     assert kept[c].state == "crossed" and kept[c].settled
