@@ -119,8 +119,10 @@ WINDOW_MM = 1.8
 #: cells, each within LIGHT_RANGE of the box's paper level.
 LIGHT_CELLS = 3
 LIGHT_RANGE = (0.7, 1.25)
-#: A cell with fewer light pixels than this has no level of its own.
+#: A cell with fewer light pixels than this has no level of its own; a box
+#: (or its surroundings) with fewer than MIN_LEVEL_PIXELS, none.
 MIN_CELL_PIXELS = 8
+MIN_LEVEL_PIXELS = 20
 #: A box's paper level below this share of the paper's around it: ink covers it.
 COVERED_LEVEL = 0.85
 #: Compared with the lighter of its neighbours' levels (this percentile of
@@ -667,15 +669,17 @@ class _BoxPlan:
     fill: tuple[np.ndarray, np.ndarray] | None  # see _fill_weights
 
 
-_plans: dict[tuple[int, str], list[_BoxPlan]] = {}
+_plans: dict[tuple[int, str], tuple[list[_BoxPlan], "_Windows"]] = {}
 
 
-def _box_plans(ref: BlankReference, sheet: Sheet) -> list[_BoxPlan]:
+def _box_plans(ref: BlankReference, sheet: Sheet) -> tuple[list[_BoxPlan], "_Windows"]:
+    """Every box's plan and all of them put together (see :func:`_windows`)."""
     key = (id(ref), sheet.fingerprint)
-    plans = _plans.get(key)
-    if plans is None:
-        plans = _plans[key] = [_plan(ref, box) for box in sheet.boxes]
-    return plans
+    cached = _plans.get(key)
+    if cached is None:
+        plans = [_plan(ref, box) for box in sheet.boxes]
+        cached = _plans[key] = (plans, _windows(plans))
+    return cached
 
 
 def _plan(ref: BlankReference, box: Box) -> _BoxPlan:
@@ -776,19 +780,22 @@ def located_box_inputs(rectified: np.ndarray, sheet: Sheet, ref: BlankReference)
     pad = round((REACH_MM + SEARCH_MM + 0.5) * p + np.abs(offsets).max(initial=0.0))
     padded = cv2.copyMakeBorder(rectified, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
 
-    plans = _box_plans(ref, sheet)
-    raw = [_raw_window(padded, pad, plan, off) for plan, off in zip(plans, offsets)]
-    levels = _box_levels(np.array([level for _, level, _ in raw]))
-    levels, covered = _covered_boxes(levels, boxes)
+    plans, windows = _box_plans(ref, sheet)
+    photos, levels, cells = _raw_windows(padded, pad, plans, windows, offsets)
+    levels, covered = _covered_boxes(_box_levels(levels), boxes)
     inputs = np.empty((len(plans), INPUT_CHANNELS, INPUT_PX, INPUT_PX), np.float32)
     ink_mm2 = np.empty((len(plans), 2), np.float32)
-    for k, (plan, (photo, _, cells), level) in enumerate(zip(plans, raw, levels)):
-        inputs[k], ink_mm2[k] = _box_input(plan, photo, level, cells, covered[k], p)
+    for k, plan in enumerate(plans):
+        inputs[k], ink_mm2[k] = _box_input(plan, photos[k], levels[k], cells[k], covered[k], p)
     second_inputs = np.empty((len(second_place), INPUT_CHANNELS, INPUT_PX, INPUT_PX),
                              np.float32)
-    for j, k in enumerate(second_place):
-        photo, _, cells = _raw_window(padded, pad, plans[k], expected[k])
-        second_inputs[j], _ = _box_input(plans[k], photo, levels[k], cells, covered[k], p)
+    if len(second_place):
+        there = [plans[k] for k in second_place]
+        photos, _, cells = _raw_windows(padded, pad, there, _windows(there),
+                                        expected[second_place])
+        for j, k in enumerate(second_place):
+            second_inputs[j], _ = _box_input(plans[k], photos[j], levels[k], cells[j],
+                                             covered[k], p)
     return LocatedInputs(inputs, ink_mm2, centres_px, second_place, second_inputs)
 
 
@@ -820,11 +827,84 @@ def _rect_px(box: Box, p: float, grow_mm: float) -> tuple[int, int, int, int]:
             round((r.x + r.w + grow_mm) * p), round((r.y + r.h + grow_mm) * p))
 
 
-def _raw_window(padded: np.ndarray, pad: int, plan: _BoxPlan,
-                offset: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The photo around a box, shifted onto the blank (BGR float32, 0..255),
-    its paper level per channel and a coarse map of the light over the
-    window (LIGHT_CELLS x LIGHT_CELLS x 3, relative to that level).
+@dataclass(frozen=True)
+class _Segments:
+    """Pixels of several box windows laid end to end, box after box.
+
+    ``index``: each pixel's place in the windows laid end to end (see
+    :func:`_raw_windows`); ``blank``: the blank's value there; ``box``:
+    which of the boxes it belongs to; ``at``: per box, the place (in the
+    sorted segment) of its 80th percentile; ``enough``: the boxes with
+    at least MIN_LEVEL_PIXELS pixels."""
+
+    index: np.ndarray
+    blank: np.ndarray
+    box: np.ndarray
+    at: np.ndarray
+    enough: np.ndarray
+
+
+def _segments(parts: list[tuple[np.ndarray, np.ndarray]], starts: np.ndarray) -> _Segments:
+    counts = np.array([len(index) for index, _ in parts])
+    first = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
+    total = int(counts.sum())
+    return _Segments(
+        index=np.concatenate([index + start for (index, _), start in zip(parts, starts)]
+                             + [np.zeros(0, np.int64)]).astype(np.int64),
+        blank=np.concatenate([blank for _, blank in parts]).astype(np.float32)
+        if total else np.zeros((0,) + parts[0][1].shape[1:], np.float32),
+        box=np.repeat(np.arange(len(parts)), counts),
+        at=np.minimum(first + (0.8 * np.maximum(counts - 1, 0)).astype(np.int64),
+                      max(total - 1, 0)),
+        enough=counts >= MIN_LEVEL_PIXELS)
+
+
+@dataclass(frozen=True)
+class _Windows:
+    """The plans of several boxes put together, so that their paper levels are
+    measured in a few array operations for all boxes at once (box by box,
+    numpy's cost per call was 10 ms of a sheet's reading)."""
+
+    shapes: tuple[tuple[int, int], ...]
+    starts: np.ndarray  # where each window begins, in pixels laid end to end
+    light: _Segments
+    around: tuple[_Segments, ...]  # per channel
+    cell_key: np.ndarray  # per light pixel: its box's and cell's place (see _raw_windows)
+    good: np.ndarray  # boxes x cells: cells with a level of their own
+    cell_at: np.ndarray  # per good cell: where its level lies among the sorted keys
+    fill: np.ndarray  # boxes x cells x cells: how the others take theirs
+    fill_const: np.ndarray  # boxes x cells
+
+
+def _windows(plans: list[_BoxPlan]) -> _Windows:
+    shapes = tuple((p.window[3] - p.window[1], p.window[2] - p.window[0]) for p in plans)
+    sizes = np.array([h * w for h, w in shapes], np.int64)
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+    light = _segments([(p.light_index, p.light_blank) for p in plans], starts)
+    around = tuple(_segments([p.around[c] for p in plans], starts) for c in range(3))
+    n_cells = LIGHT_CELLS * LIGHT_CELLS
+    cell_key = (light.box * n_cells + np.concatenate(
+        [p.light_cell for p in plans] + [np.zeros(0, np.int64)])) * 4.0
+    good = np.array([p.cell_counts >= MIN_CELL_PIXELS for p in plans]).reshape(-1, n_cells)
+    # the sorted keys run box by box, cell by cell: a good cell's level is
+    # its 80th percentile, counts * 4 // 5 into its run
+    counts = np.array([p.cell_counts for p in plans]).reshape(-1, n_cells)
+    run_starts = np.concatenate([[0], np.cumsum(counts.ravel())[:-1]]).astype(np.int64)
+    cell_at = (run_starts + counts.ravel() * 4 // 5)[good.ravel()]
+    fill = np.zeros((len(plans), n_cells, n_cells))
+    fill_const = np.zeros((len(plans), n_cells))
+    for k, plan in enumerate(plans):
+        if plan.fill is not None:
+            fill[k], fill_const[k] = plan.fill
+    return _Windows(shapes, starts, light, around, cell_key, good, cell_at, fill, fill_const)
+
+
+def _raw_windows(padded: np.ndarray, pad: int, plans: list[_BoxPlan], windows: _Windows,
+                 offsets: np.ndarray) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
+    """The photo around each box, shifted onto the blank (BGR float32,
+    0..255), its paper level per channel (boxes x 3; NaN where the box has
+    too few light pixels) and a coarse map of the light over the window
+    (boxes x LIGHT_CELLS x LIGHT_CELLS x 3, relative to that level).
 
     Paper level: the 80th percentile of photo / blank on the flat light
     pixels (ink, darker than paper, stays below it); per cell the same on
@@ -832,40 +912,64 @@ def _raw_window(padded: np.ndarray, pad: int, plan: _BoxPlan,
     shadows), but never more than LIGHT_RANGE allows (a cell full of ink is
     ink, not shade). Cells with too few light pixels follow their row or
     column.
+
+    Every box's percentiles come from one sort: each value is keyed by its
+    box (and cell) first, values below SEGMENT_SPAN, so the boxes' runs
+    follow each other in the sorted order and a box's percentile is a fixed
+    place in it.
     """
-    x0, y0, x1, y1 = plan.window
-    dx, dy = round(float(offset[0])) + pad, round(float(offset[1])) + pad
-    photo = cv2.GaussianBlur(padded[y0 + dy:y1 + dy, x0 + dx:x1 + dx], (3, 3), 0)
-    photo = photo.astype(np.float32)
-    flat_photo = photo.reshape(-1, 3)
-    n = LIGHT_CELLS * LIGHT_CELLS
-    cells = np.ones((LIGHT_CELLS, LIGHT_CELLS, 3), np.float32)
-    if len(plan.light_index) < 20:
-        return photo, np.full(3, np.nan, np.float32), cells
-    ratio = flat_photo[plan.light_index] / plan.light_blank
-    k = int(0.8 * (len(ratio) - 1))
-    level = np.maximum(np.partition(ratio, k, axis=0)[k], 1e-3)
-    for c, (out_idx, out_blank) in enumerate(plan.around):
-        if len(out_idx) >= 20:
-            # Paper in the box far darker than the paper just around it is
-            # covered with ink (a scribble), not shaded: take the level around.
-            out_ratio = flat_photo[out_idx, c] / out_blank
-            j = int(0.8 * (len(out_ratio) - 1))
-            around_level = float(np.partition(out_ratio, j)[j])
-            if level[c] < COVERED_LEVEL * around_level:
-                level[c] = around_level
-    rel = np.clip(ratio / level, 0.0, 3.99)
-    keys = np.sort(plan.light_cell[:, None] * 4.0 + rel, axis=0)
-    counts = plan.cell_counts
-    good = counts >= MIN_CELL_PIXELS
-    at = plan.cell_starts[good] + (counts[good] * 4) // 5
-    values = np.full((n, 3), np.nan)
-    values[good] = keys[at] - (np.nonzero(good)[0] * 4.0)[:, None]
-    if plan.fill is not None:
-        weights, const = plan.fill
-        values = np.where(good[:, None], values, weights @ np.nan_to_num(values) + const[:, None])
-    cells[:] = np.clip(values.reshape(LIGHT_CELLS, LIGHT_CELLS, 3), *LIGHT_RANGE)
-    return photo, level.astype(np.float32), cells
+    blurred = []
+    for plan, offset in zip(plans, offsets):
+        x0, y0, x1, y1 = plan.window
+        dx, dy = round(float(offset[0])) + pad, round(float(offset[1])) + pad
+        blurred.append(cv2.GaussianBlur(padded[y0 + dy:y1 + dy, x0 + dx:x1 + dx], (3, 3), 0)
+                       .reshape(-1, 3))
+    pixels = np.concatenate(blurred).astype(np.float32)
+    photos = [pixels[start:start + h * w].reshape(h, w, 3)
+              for start, (h, w) in zip(windows.starts, windows.shapes)]
+    n = len(plans)
+    cells = np.ones((n, LIGHT_CELLS, LIGHT_CELLS, 3), np.float32)
+    light = windows.light
+    if not len(light.index):
+        return photos, np.full((n, 3), np.nan, np.float32), cells
+    ratio = pixels[light.index] / light.blank
+    level = np.maximum(_segment_values(ratio, light.box, light.at), np.float32(1e-3))
+    for c, around in enumerate(windows.around):
+        if not len(around.index):
+            continue
+        out_ratio = pixels[around.index, c] / around.blank
+        around_level = _segment_values(out_ratio[:, None], around.box, around.at)[:, 0]
+        # Paper in the box far darker than the paper just around it is
+        # covered with ink (a scribble), not shaded: take the level around.
+        covered = around.enough & (level[:, c] < COVERED_LEVEL * around_level.astype(np.float64))
+        level[:, c] = np.where(covered, around_level, level[:, c])
+    rel = np.clip(ratio / level[light.box], 0.0, 3.99)
+    keys = np.sort(windows.cell_key[:, None] + rel, axis=0)
+    good = windows.good.ravel()
+    values = np.full((len(good), 3), np.nan)
+    values[good] = keys[windows.cell_at] - (np.flatnonzero(good) * 4.0)[:, None]
+    n_cells = LIGHT_CELLS * LIGHT_CELLS
+    values = values.reshape(n, n_cells, 3)
+    filled = np.einsum("kij,kjc->kic", windows.fill, np.nan_to_num(values)) \
+        + windows.fill_const[:, :, None]
+    values = np.where(windows.good[:, :, None], values, filled)
+    cells[:] = np.clip(values.reshape(n, LIGHT_CELLS, LIGHT_CELLS, 3), *LIGHT_RANGE)
+    cells[~light.enough] = 1.0
+    level[~light.enough] = np.nan
+    return photos, level, cells
+
+
+#: Above any photo / blank ratio of a light pixel (255 / 0.55): see _raw_windows.
+SEGMENT_SPAN = 1024.0
+
+
+def _segment_values(values: np.ndarray, box: np.ndarray, at: np.ndarray) -> np.ndarray:
+    """Per box, the value at place ``at`` of its run of ``values`` (n x c,
+    float32) sorted per column; ``box`` says whose each value is (runs in
+    box order)."""
+    offset = box[:, None] * SEGMENT_SPAN
+    ordered = np.sort(offset + values.astype(np.float64), axis=0)
+    return (ordered[at] - offset[at]).astype(np.float32)
 
 
 def _fill_weights(good: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
