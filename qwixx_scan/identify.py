@@ -84,6 +84,10 @@ PICTURE_CLEAR_RUNNER_UP = 4.0
 #: independent one of a sheet bent 7 mm and tilted 30 degrees (foreign_photos.py
 #: seed 3, photo 77) 13 mm.
 CODE_SEARCH_MM = 16.0
+#: Where even the finders are not found there, OpenCV's QR detectors look at
+#: the picture itself (see :func:`detect_code`), scaled to at least this
+#: many px a module.
+DETECT_MODULE_PX = 4.0
 #: A finder pattern is taken where the picture matches its look at least this
 #: well (normalised correlation, 1 = perfectly).
 MIN_FINDER_SCORE = 0.55
@@ -239,10 +243,74 @@ def search_code(gray: np.ndarray, fit: SheetFit,
         return None
     finders_px = find_code_finders(gray, fit, code_rect_mm, size_mm, n_modules)
     if finders_px is None:
-        return None
+        return detect_code(gray, fit, code_rect_mm, payloads, n_modules)
     code_fit = affine_fit(finder_centres_mm(code_rect_mm, n_modules), finders_px)
     text = read_code(gray, code_fit, code_rect_mm, size_mm, known_payloads=payloads)
     return (text, finders_px) if text else None
+
+
+def detect_code(gray: np.ndarray, fit: SheetFit, code_rect_mm: tuple[float, float, float, float],
+                payloads: list[str], n_modules: int, *,
+                search_mm: float = CODE_SEARCH_MM) -> tuple[str, np.ndarray] | None:
+    """A known code found and read by OpenCV's QR detectors in the picture
+    itself (not warped by ``fit``), up to ``search_mm`` around where ``fit``
+    puts it: its text and its three finder centres in picture px, or None.
+
+    The last resort of :func:`search_code`: a sheet bent 5-6.5 mm and seen
+    35 degrees steep with a marker out of sight is fitted so poorly at the
+    code that neither the warped code nor its finders are found where the
+    fit puts them, while the picture shows the code plainly (independent
+    photos, foreign_photos.py: 4 of the 5 of 850 photos whose code was not
+    read). Only a code of this sheet's size and place among the known
+    ``payloads`` counts; where it lies is checked by the caller
+    (:func:`pin_fit_at_code` and the fit's error).
+    """
+    x0, y0, x1, y1 = code_rect_mm
+    m = search_mm
+    around = fit.to_px(np.array([[x0 - m, y0 - m], [x1 + m, y0 - m], [x1 + m, y1 + m],
+                                 [x0 - m, y1 + m]]))
+    bx0, by0 = np.maximum(np.floor(around.min(axis=0)).astype(int), 0)
+    bx1 = min(int(np.ceil(around[:, 0].max())), gray.shape[1])
+    by1 = min(int(np.ceil(around[:, 1].max())), gray.shape[0])
+    if bx1 - bx0 < 16 or by1 - by0 < 16:
+        return None
+    crop = gray[by0:by1, bx0:bx1]
+    module_mm = (x1 - x0) / (n_modules + 2 * QR_BORDER_MODULES)
+    module_px = fit.px_per_mm * module_mm
+    # The detectors want a few px a module; blurred modules read better larger.
+    for scale in (max(1.0, DETECT_MODULE_PX / module_px),
+                  max(2.0, 2 * DETECT_MODULE_PX / module_px)):
+        picture = crop if scale == 1.0 else cv2.resize(crop, None, fx=scale, fy=scale,
+                                                       interpolation=cv2.INTER_CUBIC)
+        for detector in _detectors():
+            try:
+                text, corners, _ = detector.detectAndDecode(picture)
+            except cv2.error:
+                continue
+            if text not in payloads or corners is None:
+                continue
+            # The detector's corners are the symbol's own (quiet zone left
+            # out), top-left first in the code's reading order.
+            corners_px = corners.reshape(4, 2).astype(np.float64) / scale + (bx0, by0)
+            sx, sy = x0 + QR_BORDER_MODULES * module_mm, y0 + QR_BORDER_MODULES * module_mm
+            side = n_modules * module_mm
+            symbol_mm = np.float32([[sx, sy], [sx + side, sy], [sx + side, sy + side],
+                                    [sx, sy + side]])
+            to_px = cv2.getPerspectiveTransform(symbol_mm, corners_px.astype(np.float32))
+            finders = cv2.perspectiveTransform(
+                finder_centres_mm(code_rect_mm, n_modules).reshape(-1, 1, 2), to_px)
+            return text, finders.reshape(3, 2)
+    return None
+
+
+def _detectors() -> tuple[cv2.QRCodeDetector, cv2.QRCodeDetectorAruco]:
+    global _DETECTORS
+    if _DETECTORS is None:
+        _DETECTORS = (cv2.QRCodeDetector(), cv2.QRCodeDetectorAruco())
+    return _DETECTORS
+
+
+_DETECTORS: tuple[cv2.QRCodeDetector, cv2.QRCodeDetectorAruco] | None = None
 
 
 def pin_fit_at_code(gray: np.ndarray, fit: SheetFit, group: MarkerGroup,
