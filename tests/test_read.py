@@ -437,3 +437,25 @@ def test_a_bend_that_a_homography_half_explains_is_read_as_a_bend(classic):
     assert states(verdicts, marked) == {i: "crossed" for i in marked}
     others = [b.id for b in classic.boxes if b.id not in marked]
     assert states(verdicts, others) == {i: "empty" for i in others}
+
+
+def test_an_empty_box_whose_print_is_not_seen_is_not_read_empty(classic):
+    # Something plain and light lies over a box (a slip of paper, an
+    # eraser): nothing there looks like a mark, but the box is not seen
+    # either, so its state is for a person to say, not "empty".
+    photo = as_photo(blank(classic))
+    r = classic.box("green-7").rect
+    x0, y0 = round((r.x - 3.0) * PX), round((r.y - 3.0) * PX)
+    x1, y1 = round((r.x + r.w + 3.0) * PX), round((r.y + r.h + 3.0) * PX)
+    photo[y0:y1, x0:x1] = (214, 222, 226)
+    verdicts = read_marks(photo, classic, px_per_mm=PX)
+    assert verdicts["green-7"].state == "uncertain"
+    assert "hardly seen" in verdicts["green-7"].note
+    assert {b for b, v in verdicts.items() if v.state != "empty"} == {"green-7"}
+
+
+def test_an_empty_box_is_doubtful_only_where_its_print_matched_poorly():
+    assert decide("red-2", 0.001, 0.0, 0.0, print_match=0.2).state == "uncertain"
+    assert decide("red-2", 0.001, 0.0, 0.0, print_match=0.6).state == "empty"
+    # a cross covers its print: a poor match is what a cross looks like
+    assert decide("red-2", 0.999, 8.0, 3.0, print_match=0.1).state == "crossed"
