@@ -878,10 +878,10 @@ def _segments(parts: list[tuple[np.ndarray, np.ndarray]], starts: np.ndarray) ->
     total = int(counts.sum())
     return _Segments(
         index=np.concatenate([index + start for (index, _), start in zip(parts, starts)]
-                             + [np.zeros(0, np.int64)]).astype(np.int64),
+                             + [np.zeros(0, np.int64)]).astype(np.int32),
         blank=np.concatenate([blank for _, blank in parts]).astype(np.float32)
         if total else np.zeros((0,) + parts[0][1].shape[1:], np.float32),
-        box=np.repeat(np.arange(len(parts)), counts),
+        box=np.repeat(np.arange(len(parts), dtype=np.int32), counts),
         at=np.minimum(first + (0.8 * np.maximum(counts - 1, 0)).astype(np.int64),
                       max(total - 1, 0)),
         enough=counts >= MIN_LEVEL_PIXELS)
@@ -952,8 +952,8 @@ def _raw_windows(padded: np.ndarray, pad: int, plans: list[_BoxPlan], windows: _
         dx, dy = round(float(offset[0])) + pad, round(float(offset[1])) + pad
         blurred.append(cv2.GaussianBlur(padded[y0 + dy:y1 + dy, x0 + dx:x1 + dx], (3, 3), 0)
                        .reshape(-1, 3))
-    pixels = np.concatenate(blurred).astype(np.float32)
-    photos = [pixels[start:start + h * w].reshape(h, w, 3)
+    pixels = np.concatenate(blurred)  # uint8: float32 only where measured (memory)
+    photos = [pixels[start:start + h * w].reshape(h, w, 3).astype(np.float32)
               for start, (h, w) in zip(windows.starts, windows.shapes)]
     n = len(plans)
     cells = np.ones((n, LIGHT_CELLS, LIGHT_CELLS, 3), np.float32)
