@@ -8,7 +8,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from scan_support import SHEET_PPM, cover, flat_sheet, placement, write_jpeg
+from scan_support import SHEET_PPM, cover, flat_sheet, photo, placement, write_jpeg
 
 from qwixx_print.layout import load_layout
 from qwixx_scan.find import detect_markers, group_markers
@@ -272,3 +272,19 @@ def test_a_steep_bent_sheet_whose_code_the_fit_misses_is_read(tmp_path):
     crossed = {b for b, v in sheet.verdicts.items() if v.state == "crossed"}
     marked = set(expected["marked"])
     assert crossed <= marked and marked - crossed <= set(sheet.uncertain)
+
+
+@pytest.mark.parametrize("marker_hidden", [True, False])
+def test_a_code_not_read_says_whether_its_corner_is_hidden(tmp_path, marker_hidden):
+    h_mm = placement(KETTINGEN_C, SIZE, centre=(800, 600), width_px=1300, angle_deg=8)
+    image = photo(SIZE, [(flat_sheet(KETTINGEN_C, MARKS), h_mm)])
+    code, marker = KETTINGEN_C.furniture.code, KETTINGEN_C.furniture.markers[2]
+    right = marker.x + marker.w + 2 if marker_hidden else code.x + code.w + 1
+    bottom = marker.y + marker.h + 2 if marker_hidden else code.y + code.h + 1
+    image = cover(image, h_mm, (code.x - 1, code.y - 1, right, bottom))
+    path = tmp_path / "thumb.jpg"
+    write_jpeg(path, image)
+    result = scan_photo(path, layouts=KNOWN)
+    assert result.sheets == [] and "code" in result.error
+    assert ("bottom-right corner marker beside it is hidden" in result.error) == marker_hidden
+    assert "photograph again" in result.error
