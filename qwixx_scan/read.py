@@ -829,7 +829,7 @@ def located_box_inputs(rectified: np.ndarray, sheet: Sheet, ref: BlankReference)
 
 def _box_input(plan: _BoxPlan, photo: np.ndarray, level: np.ndarray, cells: np.ndarray,
                covered: bool, p: float) -> tuple[np.ndarray, np.ndarray]:
-    """One box's network input from its raw window (see :func:`_raw_window`),
+    """One box's network input from its raw window (see :func:`_raw_windows`),
     and its ink and deep ink (mm^2). ``covered``: the box is covered with
     ink (see :func:`_covered_boxes`), its light cells measured on ink."""
     if covered:
@@ -873,6 +873,8 @@ class _Segments:
 
 
 def _segments(parts: list[tuple[np.ndarray, np.ndarray]], starts: np.ndarray) -> _Segments:
+    """Every box's (pixel index in its window, blank value) laid end to end;
+    ``starts``: where each box's window begins among the windows laid end to end."""
     counts = np.array([len(index) for index, _ in parts])
     first = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
     total = int(counts.sum())
