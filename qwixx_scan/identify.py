@@ -304,13 +304,14 @@ def detect_code(gray: np.ndarray, fit: SheetFit, code_rect_mm: tuple[float, floa
 
 
 def _detectors() -> tuple[cv2.QRCodeDetector, cv2.QRCodeDetectorAruco]:
-    global _DETECTORS
-    if _DETECTORS is None:
-        _DETECTORS = (cv2.QRCodeDetector(), cv2.QRCodeDetectorAruco())
-    return _DETECTORS
+    """The plain decoder's detector (:func:`_qr`) and the ArUco-based one."""
+    global _QR_ARUCO
+    if _QR_ARUCO is None:
+        _QR_ARUCO = cv2.QRCodeDetectorAruco()
+    return _qr(), _QR_ARUCO
 
 
-_DETECTORS: tuple[cv2.QRCodeDetector, cv2.QRCodeDetectorAruco] | None = None
+_QR_ARUCO: cv2.QRCodeDetectorAruco | None = None
 
 
 def pin_fit_at_code(gray: np.ndarray, fit: SheetFit, group: MarkerGroup,

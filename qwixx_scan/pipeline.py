@@ -287,19 +287,17 @@ def _read_sheet(picture: Picture, gray: np.ndarray, group: MarkerGroup, size_mm:
         payload, fit = _read_payload(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), fit,
                                      group.scaled(full_scale), size_mm, known, search=True)
     if payload is None:
+        unread = (f"{where}: the sheet's code (the square barcode above the bottom-right "
+                  "marker) cannot be read")
         if BOTTOM_RIGHT in group.missing:
             # The thumb holding the sheet: the code's corner is where it was
             # placed, and a code looked for from the three far markers on
             # bent paper may lie where nothing finds it.
-            raise PhotoError(
-                f"{where}: the sheet's code (the square barcode above the bottom-right "
-                "marker) cannot be read, and the bottom-right corner marker beside it is "
-                "hidden; uncover that corner (hold the sheet by another one), make sure the "
-                "code is in focus and not in glare, and photograph again")
-        raise PhotoError(
-            f"{where}: the sheet's code (the square barcode above the bottom-right marker) "
-            "cannot be read; make sure it is in focus, not covered and not in glare, and "
-            "photograph again")
+            raise PhotoError(f"{unread}, and the bottom-right corner marker beside it is hidden; "
+                             "uncover that corner (hold the sheet by another one), make sure "
+                             "the code is in focus and not in glare, and photograph again")
+        raise PhotoError(f"{unread}; make sure it is in focus, not covered and not in glare, "
+                         "and photograph again")
     sheet = known.match(payload)
     if sheet.size_mm != size_mm:
         group_fit = fit_sheet(group, sheet.size_mm)

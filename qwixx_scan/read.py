@@ -697,7 +697,6 @@ class _BoxPlan:
     light_blank: np.ndarray  # n x 3
     light_cell: np.ndarray  # the light cell of each light pixel
     cell_counts: np.ndarray
-    cell_starts: np.ndarray
     around: tuple[tuple[np.ndarray, np.ndarray], ...]  # like light, outside the box
     blank_input: np.ndarray  # 3 x INPUT_PX x INPUT_PX
     interior: tuple[slice, slice]
@@ -747,7 +746,7 @@ def _plan(ref: BlankReference, box: Box) -> _BoxPlan:
                     darkest=ref.darkest[y0:y1, x0:x1],
                     light_index=light_index,
                     light_blank=blank.reshape(-1, 3)[light_index], light_cell=cells,
-                    cell_counts=counts, cell_starts=np.concatenate([[0], np.cumsum(counts)[:-1]]),
+                    cell_counts=counts,
                     around=tuple(around), blank_input=blank_input.transpose(2, 0, 1).copy(),
                     interior=interior, fill=_fill_weights(counts >= MIN_CELL_PIXELS))
 
@@ -912,6 +911,7 @@ class _Windows:
     cell_key: np.ndarray  # per light pixel: its box's and cell's place (see _raw_windows)
     good: np.ndarray  # boxes x cells: cells with a level of their own
     cell_at: np.ndarray  # per good cell: where its level lies among the sorted keys
+    cell_base: np.ndarray  # per good cell: its key without the value (good cells x 1)
     fill: np.ndarray  # boxes x cells x cells: how the others take theirs
     fill_const: np.ndarray  # boxes x cells
 
@@ -925,10 +925,10 @@ def _windows(plans: list[_BoxPlan]) -> _Windows:
     n_cells = LIGHT_CELLS * LIGHT_CELLS
     cell_key = (light.box * n_cells + np.concatenate(
         [p.light_cell for p in plans] + [np.zeros(0, np.int64)])) * 4.0
-    good = np.array([p.cell_counts >= MIN_CELL_PIXELS for p in plans]).reshape(-1, n_cells)
+    counts = np.array([p.cell_counts for p in plans]).reshape(-1, n_cells)
+    good = counts >= MIN_CELL_PIXELS
     # the sorted keys run box by box, cell by cell: a good cell's level is
     # its 80th percentile, counts * 4 // 5 into its run
-    counts = np.array([p.cell_counts for p in plans]).reshape(-1, n_cells)
     run_starts = np.concatenate([[0], np.cumsum(counts.ravel())[:-1]]).astype(np.int64)
     cell_at = (run_starts + counts.ravel() * 4 // 5)[good.ravel()]
     fill = np.zeros((len(plans), n_cells, n_cells))
@@ -936,7 +936,9 @@ def _windows(plans: list[_BoxPlan]) -> _Windows:
     for k, plan in enumerate(plans):
         if plan.fill is not None:
             fill[k], fill_const[k] = plan.fill
-    return _Windows(shapes, starts, light, around, cell_key, good, cell_at, fill, fill_const)
+    cell_base = (np.flatnonzero(good) * 4.0)[:, None]
+    return _Windows(shapes, starts, light, around, cell_key, good, cell_at, cell_base, fill,
+                    fill_const)
 
 
 def _raw_windows(padded: np.ndarray, pad: int, plans: list[_BoxPlan], windows: _Windows,
@@ -985,10 +987,9 @@ def _raw_windows(padded: np.ndarray, pad: int, plans: list[_BoxPlan], windows: _
         level[:, c] = np.where(covered, around_level, level[:, c])
     rel = np.clip(ratio / level[light.box], 0.0, 3.99)
     keys = np.sort(windows.cell_key[:, None] + rel, axis=0)
-    good = windows.good.ravel()
-    values = np.full((len(good), 3), np.nan)
-    values[good] = keys[windows.cell_at] - (np.flatnonzero(good) * 4.0)[:, None]
     n_cells = LIGHT_CELLS * LIGHT_CELLS
+    values = np.full((n * n_cells, 3), np.nan)
+    values[windows.good.ravel()] = keys[windows.cell_at] - windows.cell_base
     values = values.reshape(n, n_cells, 3)
     filled = np.einsum("kij,kjc->kic", windows.fill, np.nan_to_num(values)) \
         + windows.fill_const[:, :, None]
