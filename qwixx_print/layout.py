@@ -37,6 +37,10 @@ MARKER_INSET_MM = 4.0
 #: zone included, sitting just above the bottom-right marker.
 CODE_MM = 16.0
 CODE_GAP_MM = 1.5
+#: Modules of white around the QR code inside its square: the sheet keeps
+#: more white outside it (CODE_GAP_MM and beyond), so 2 modules inside give
+#: bigger modules than the usual 4 while the real quiet zone stays >= 4.
+QR_BORDER_MODULES = 2
 
 BUILTIN_DIR_CANDIDATES = (
     Path(__file__).parent / "layouts",  # installed: package data

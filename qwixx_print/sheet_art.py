@@ -39,7 +39,7 @@ from .colours import (
     tint,
 )
 from .fiducials import MARKER_IDS, marker_cells
-from .layout import Rect, Sheet
+from .layout import QR_BORDER_MODULES, Rect, Sheet
 
 FONT = "QwixxVera"
 FONT_BOLD = "QwixxVeraBold"
@@ -58,10 +58,6 @@ STEP_FRAME_MM = 0.8
 CHAIN_RING_MM = 0.7
 #: The ring's outer edge stays this far inside the box edge.
 CHAIN_RING_INSET_MM = 0.2
-#: Modules of white around the QR code inside its square: the sheet keeps
-#: more white outside it (CODE_GAP_MM and beyond), so 2 modules inside give
-#: bigger modules than the usual 4 while the real quiet zone stays >= 4.
-QR_BORDER_MODULES = 2
 
 
 def register_fonts() -> None:

@@ -12,12 +12,14 @@ trim corner at (0, 0).
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import cv2
 import numpy as np
 
 from qwixx_print.layout import Sheet
+
+from .disk_cache import cached_arrays
 
 #: How far (mm) the printed edges in a photo may sit from where the blank puts
 #: them after local re-alignment (resampling, blur, sub-pixel error). Within
@@ -77,15 +79,25 @@ def render_blank(sheet: Sheet, px_per_mm: float) -> np.ndarray:
 
 
 def blank_reference(sheet: Sheet, px_per_mm: float) -> BlankReference:
-    """The cached :class:`BlankReference` of ``sheet`` at ``px_per_mm``."""
+    """The :class:`BlankReference` of ``sheet`` at ``px_per_mm``: made once
+    per process, and kept on disk between runs (see :mod:`qwixx_scan.disk_cache`)."""
     key = (sheet.fingerprint, sheet.layout, sheet.letter, float(px_per_mm))
     with _lock:
         ref = _cache.get(key)
     if ref is None:
-        ref = build_reference(render_blank(sheet, px_per_mm), px_per_mm)
+        # The whole definition, not just the geometry: colours and text are
+        # in the blank too.
+        arrays = cached_arrays("blank", f"{sheet!r} at {float(px_per_mm)!r} px/mm",
+                               lambda: _reference_arrays(sheet, px_per_mm))
+        ref = BlankReference(px_per_mm=float(px_per_mm), **arrays)
         with _lock:
             _cache[key] = ref
     return ref
+
+
+def _reference_arrays(sheet: Sheet, px_per_mm: float) -> dict[str, np.ndarray]:
+    ref = build_reference(render_blank(sheet, px_per_mm), px_per_mm)
+    return {f.name: getattr(ref, f.name) for f in fields(ref) if f.name != "px_per_mm"}
 
 
 def build_reference(blank_bgr: np.ndarray, px_per_mm: float) -> BlankReference:

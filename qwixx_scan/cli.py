@@ -157,6 +157,11 @@ def scan_command(photos: tuple[str, ...], as_json: bool, overlay_dir: str | None
          empty or truncated, no sheet found, sheet cut off, unknown layout;
          3 wins over 1, since a photo must be taken again first
      10  an internal error on some photo (a bug; the others are still read)
+
+    \b
+    Each kind of sheet's blank is kept in ~/.cache/qwixx (or
+    $XDG_CACHE_HOME/qwixx, or $QWIXX_CACHE_DIR; QWIXX_CACHE_DIR=off: not
+    kept), so that later runs start at once.
     """
     if overlay_dir is not None:
         try:

@@ -14,12 +14,11 @@ from functools import lru_cache
 
 import cv2
 import numpy as np
-from reportlab.graphics.barcode import qrencoder
 
 from qwixx_print.errors import PhotoError
-from qwixx_print.layout import Layout, Sheet
-from qwixx_print.sheet_art import QR_BORDER_MODULES
+from qwixx_print.layout import QR_BORDER_MODULES, Layout, Sheet
 
+from .disk_cache import cached_arrays
 from .find import MarkerGroup
 from .rectify import SheetFit, affine_fit, rectify, refit_sheet
 
@@ -581,7 +580,16 @@ def _modules_in_sight(values: np.ndarray, low: float, high: float) -> np.ndarray
 @lru_cache(maxsize=64)
 def code_modules(payload: str) -> np.ndarray:
     """The QR code of ``payload`` as ``qwixx print`` draws it (error correction
-    M): a square bool array, True = dark module, without the quiet zone."""
+    M): a square bool array, True = dark module, without the quiet zone.
+    Kept on disk between runs (see :mod:`qwixx_scan.disk_cache`): encoding
+    takes about 40 ms a code, and a code is compared with all its neighbours'."""
+    return cached_arrays("code", f"QR M {payload!r}", lambda: {"modules": _encode(payload)})[
+        "modules"]
+
+
+def _encode(payload: str) -> np.ndarray:
+    from reportlab.graphics.barcode import qrencoder  # only here: 0.3 s to import
+
     qr = qrencoder.QRCode(None, qrencoder.QRErrorCorrectLevel.M)
     qr.addData(payload)
     qr.make()

@@ -1,0 +1,15 @@
+"""Shared test setup."""
+
+from __future__ import annotations
+
+import pytest
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _own_scan_cache(tmp_path_factory):
+    """The suite keeps the scanner's disk cache (qwixx_scan.disk_cache) to
+    itself: it neither reads nor fills the user's ~/.cache/qwixx. Photos the
+    CLI scans in a subprocess inherit the setting."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("QWIXX_CACHE_DIR", str(tmp_path_factory.mktemp("qwixx-cache")))
+        yield
