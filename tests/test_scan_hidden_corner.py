@@ -288,3 +288,21 @@ def test_a_code_not_read_says_whether_its_corner_is_hidden(tmp_path, marker_hidd
     assert result.sheets == [] and "code" in result.error
     assert ("bottom-right corner marker beside it is hidden" in result.error) == marker_hidden
     assert "photograph again" in result.error
+
+
+def test_a_filled_box_found_away_is_read_where_its_neighbours_put_it(tmp_path):
+    # An independent generator's photo (benchmarks/foreign_photos.py, seed 7,
+    # photo 41): penalty box 2 is hatched solid in blue, so its outline is
+    # matched astray (correlation 0.01) and the window there shows half the
+    # fill; where the other penalty boxes put it, it reads crossed.
+    from benchmarks.foreign_photos import make_photo
+
+    data, truth = make_photo(7, 41, 0.25)
+    path = tmp_path / "filled.jpg"
+    path.write_bytes(data)
+    result = scan_photo(path, layouts=known_layouts())
+    (sheet,) = result.sheets
+    (expected,) = truth["sheets"]
+    assert sheet.verdicts["penalty-2"].state == "crossed"
+    assert sheet.status == "ok"
+    assert {b for b, v in sheet.verdicts.items() if v.state == "crossed"} == set(expected["marked"])
