@@ -148,3 +148,33 @@ def test_jpeg_written_by_us_decodes_at_half_size_first(tmp_path, picture):
     [decoded] = load_pictures(path)
     assert decoded.scale == 0.5
     assert decoded.image.shape[:2] == (picture.shape[0] // 2, picture.shape[1] // 2)
+
+
+def test_huge_jpeg_is_refused_before_decoding(tmp_path, known):
+    # 8000 x 6500 = 52 megapixels; one colour, so small on disk.
+    path = tmp_path / "huge.jpg"
+    Image.new("RGB", (8000, 6500), (250, 250, 250)).save(path, quality=50)
+    result = scan_photo(path, layouts=known)
+    assert result.sheets == []
+    assert "8000 x 6500" in result.error and "52 megapixels" in result.error
+
+
+def test_jpeg_size_read_past_big_metadata_segments(tmp_path, picture):
+    # Phones put EXIF (with a thumbnail), ICC profiles and XMP before the
+    # frame header, and a marker may be preceded by fill bytes.
+    from qwixx_scan.decode import _header_size
+
+    ok, data = cv2.imencode(".jpg", picture)
+    data = data.tobytes()
+    segments = b"".join(b"\xff" + bytes([code]) + (len(body) + 2).to_bytes(2, "big") + body
+                        for code, body in ((0xE1, b"Exif\x00\x00" + bytes(60000)),
+                                           (0xE2, b"ICC_PROFILE\x00" + bytes(3000)),
+                                           (0xE1, b"http://ns.adobe.com/xap/1.0/\x00" + bytes(500))))
+    path = tmp_path / "phone.jpg"
+    path.write_bytes(data[:2] + segments + b"\xff\xff" + data[2:])
+    height, width = picture.shape[:2]
+    assert _header_size(path, "jpeg") == (width, height)
+    with Image.open(path) as im:
+        assert im.size == (width, height)
+    [decoded] = load_pictures(path)
+    assert decoded.image.shape[:2] == (height // 2, width // 2)
