@@ -149,12 +149,13 @@ def needs_a_look(result: SheetResult) -> list[str]:
     notes = {getattr(result.verdicts.get(b), "note", "") for b in result.uncertain}
     if len(result.uncertain) == len(result.sheet.boxes) and len(notes) == 1:
         # the whole sheet doubted for one reason: one line, not one per box
-        return [f"every box: cannot tell whether it is crossed ({notes.pop()}); not counted",
-                *(f"{v.severity}: {v.message}" for v in result.score.violations)]
-    for box_id in result.uncertain:
-        note = getattr(result.verdicts.get(box_id), "note", "")
-        lines.append(f"{box_id}: cannot tell whether it is crossed" + (f" ({note})" if note else "")
-                     + "; not counted")
+        lines.append(f"every box: cannot tell whether it is crossed ({notes.pop()}); "
+                     "not counted")
+    else:
+        for box_id in result.uncertain:
+            note = getattr(result.verdicts.get(box_id), "note", "")
+            lines.append(f"{box_id}: cannot tell whether it is crossed"
+                         + (f" ({note})" if note else "") + "; not counted")
     for v in result.score.violations:
         lines.append(f"{v.severity}: {v.message}")
     return lines
