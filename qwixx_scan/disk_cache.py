@@ -52,7 +52,12 @@ def cache_root() -> Path | None:
     if configured is not None:
         return None if configured.strip().lower() in (OFF, "") else Path(configured).expanduser()
     xdg = os.environ.get("XDG_CACHE_HOME")
-    return (Path(xdg) if xdg else Path.home() / ".cache") / "qwixx"
+    if xdg:
+        return Path(xdg) / "qwixx"
+    try:
+        return Path.home() / ".cache" / "qwixx"
+    except RuntimeError:  # no home directory (a service account): no cache
+        return None
 
 
 def cached_arrays(kind: str, recipe: str,
