@@ -105,7 +105,10 @@ def legal_reading_exists(sheet: Sheet, verdicts: dict[str, Any]) -> bool:
     makes the sheet legal. Then a rule error of the sheet as read is only a
     consequence of how the doubt is resolved, not a sign that the sheet
     breaks a rule. False with more than MAX_ENUMERATED doubtful boxes."""
-    crossed, doubtful = _crossed_and_doubtful(sheet, verdicts)
+    return _legal_reading(sheet, *_crossed_and_doubtful(sheet, verdicts))
+
+
+def _legal_reading(sheet: Sheet, crossed: set[str], doubtful: list[str]) -> bool:
     if len(doubtful) > MAX_ENUMERATED:
         return False
     return any(not _errors(sheet, crossed, doubtful, choice)
@@ -122,8 +125,8 @@ def doubt_aware(score: SheetScore, sheet: Sheet, verdicts: dict[str, Any]) -> Sh
     reading than about the player."""
     if not score.errors:
         return score
-    doubtful = _crossed_and_doubtful(sheet, verdicts)[1]
-    if len(doubtful) <= MAX_ENUMERATED and not legal_reading_exists(sheet, verdicts):
+    crossed, doubtful = _crossed_and_doubtful(sheet, verdicts)
+    if len(doubtful) <= MAX_ENUMERATED and not _legal_reading(sheet, crossed, doubtful):
         return score
     doubt = ", ".join(doubtful)
     violations = tuple(
