@@ -130,3 +130,18 @@ def test_a_scan_from_the_cache_reads_the_same(tmp_path):
     first = _scan_json(folder)  # fills the cache
     assert _entries(Path(folder), "blank") and _entries(Path(folder), "code")
     assert _scan_json(folder) == first == _scan_json("off")
+
+
+def test_other_versions_unused_for_a_month_are_removed(cache):
+    import os
+    import time
+
+    old, recent = cache / "0123456789abcdef", cache / "fedcba9876543210"
+    for folder, days in ((old, 40), (recent, 3)):
+        folder.mkdir(parents=True)
+        (folder / "blank-x.npz").write_bytes(b"from another version")
+        when = time.time() - days * 86400
+        os.utime(folder, (when, when))
+    blank_reference(SHEET, PPM)  # this version's first entry
+    assert not old.exists() and recent.exists()
+    assert _entries(cache, "blank")
