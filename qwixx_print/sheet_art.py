@@ -19,8 +19,8 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+import numpy as np
 import reportlab
-from reportlab.graphics.barcode import qrencoder
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
@@ -40,6 +40,7 @@ from .colours import (
 )
 from .fiducials import MARKER_IDS, marker_cells
 from .layout import QR_BORDER_MODULES, Rect, Sheet
+from .qr import qr_modules
 
 FONT = "QwixxVera"
 FONT_BOLD = "QwixxVeraBold"
@@ -406,15 +407,7 @@ class _SheetArt:
 
     def code(self) -> None:
         """The QR code (error correction M) filling ``furniture.code``."""
-        qr = qrencoder.QRCode(None, qrencoder.QRErrorCorrectLevel.M)
-        qr.addData(self.sheet.code_payload)
-        qr.make()
-        n = qr.getModuleCount()
-        total = n + 2 * QR_BORDER_MODULES
-        grid = [[False] * total for _ in range(total)]
-        for r in range(n):
-            for col in range(n):
-                grid[r + QR_BORDER_MODULES][col + QR_BORDER_MODULES] = bool(qr.isDark(r, col))
+        grid = np.pad(qr_modules(self.sheet.code_payload), QR_BORDER_MODULES).tolist()
         self.fill(BLACK)
         self.cell_path(self.sheet.furniture.code, grid)
 

@@ -17,6 +17,7 @@ import numpy as np
 
 from qwixx_print.errors import PhotoError
 from qwixx_print.layout import QR_BORDER_MODULES, Layout, Sheet
+from qwixx_print.qr import qr_modules
 
 from .disk_cache import cached_arrays
 from .find import MarkerGroup
@@ -583,18 +584,8 @@ def code_modules(payload: str) -> np.ndarray:
     M): a square bool array, True = dark module, without the quiet zone.
     Kept on disk between runs (see :mod:`qwixx_scan.disk_cache`): encoding
     takes about 40 ms a code, and a code is compared with all its neighbours'."""
-    return cached_arrays("code", f"QR M {payload!r}", lambda: {"modules": _encode(payload)})[
+    return cached_arrays("code", f"QR M {payload!r}", lambda: {"modules": qr_modules(payload)})[
         "modules"]
-
-
-def _encode(payload: str) -> np.ndarray:
-    from reportlab.graphics.barcode import qrencoder  # only here: 0.3 s to import
-
-    qr = qrencoder.QRCode(None, qrencoder.QRErrorCorrectLevel.M)
-    qr.addData(payload)
-    qr.make()
-    n = qr.getModuleCount()
-    return np.array([[bool(qr.isDark(r, c)) for c in range(n)] for r in range(n)])
 
 
 @lru_cache(maxsize=256)

@@ -294,8 +294,7 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float) -> dict
                                turned_p=float(turned), highest_p=float(high),
                                second_place_p=None if np.isnan(second) else float(second),
                                unanimous=bool(sure), median_p=float(median),
-                               print_match=1.0 if box.kind == "penalty" else float(match),
-                               found_match=float(match)),
+                               print_match=float(match), kind=box.kind),
                         found_at_mm=at)
                 for box, p, (ink, deep), turned, high, second, at, sure, match, median
                 in zip(sheet.boxes, crossed_p, ink_mm2, turned_p, highest_p, second_p, found,
@@ -354,7 +353,7 @@ def decide(box_id: str, crossed_p: float, ink_mm2: float, deep_ink_mm2: float, *
            faint_marks: bool = False, turned_p: float = 0.0,
            highest_p: float | None = None, second_place_p: float | None = None,
            unanimous: bool = False, print_match: float = 1.0,
-           median_p: float | None = None, found_match: float = 1.0) -> BoxVerdict:
+           median_p: float | None = None, kind: str = "number") -> BoxVerdict:
     """One box's verdict from the network's probability and the ink (mm^2,
     darker than the print by INK_DARKNESS) and deep ink (by DEEP_INK_DARKNESS)
     the box holds. ``faint_marks``: some cross on this sheet is very faint
@@ -365,13 +364,12 @@ def decide(box_id: str, crossed_p: float, ink_mm2: float, deep_ink_mm2: float, *
     probability where the box's neighbours put it, for a box found away from
     them (see SECOND_PLACE_MM). ``unanimous``: all five networks are sure
     of a cross (see UNANIMOUS_P). ``print_match``: how well the box's print
-    was seen where it was read (see HIDDEN_PRINT_MATCH; give 1.0 for a
-    penalty box). ``median_p``: the deciding networks' own median, the side
+    matched the blank sheet's where it was found (see HIDDEN_PRINT_MATCH and
+    SECOND_PLACE_MM); ``kind``: the box's (a penalty box's bare outline
+    matches weakly in any photo). ``median_p``: the deciding networks' own median, the side
     a toss-up (``crossed_p`` 0.5: two networks sure of opposite verdicts)
-    leans to, for the rules to settle (see :mod:`qwixx_scan.settle`).
-    ``found_match``: how well the print matched where the box was found,
-    penalty boxes too (see SECOND_PLACE_MM)."""
-    if second_place_p is not None and found_match < HIDDEN_PRINT_MATCH \
+    leans to, for the rules to settle (see :mod:`qwixx_scan.settle`)."""
+    if second_place_p is not None and print_match < HIDDEN_PRINT_MATCH \
             and second_place_p >= CROSSED_P:
         # Its print was hardly seen where the box was found (ink over it),
         # so that place says little; a cross where its neighbours put it
@@ -392,7 +390,7 @@ def decide(box_id: str, crossed_p: float, ink_mm2: float, deep_ink_mm2: float, *
         if turned_p >= TURNED_CROSSED_P:
             return BoxVerdict(box_id, "uncertain", 0.3, "read empty, but read crossed when "
                               "turned round")
-        if print_match < HIDDEN_PRINT_MATCH:
+        if print_match < HIDDEN_PRINT_MATCH and kind != "penalty":
             return BoxVerdict(box_id, "uncertain", 0.3, HIDDEN_PRINT)
         if faint_marks and max(crossed_p, highest_p or 0.0) > FAINT_EMPTY_P:
             return BoxVerdict(box_id, "uncertain", 0.3, "read empty, but this player's crosses "
@@ -933,7 +931,7 @@ def _segments(parts: list[tuple[np.ndarray, np.ndarray]], starts: np.ndarray) ->
     """Every box's (pixel index in its window, blank value) laid end to end;
     ``starts``: where each box's window begins among the windows laid end to end."""
     counts = np.array([len(index) for index, _ in parts])
-    first = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
+    first = _run_starts(counts)
     total = int(counts.sum())
     return _Segments(
         index=np.concatenate([index + start for (index, _), start in zip(parts, starts)]
@@ -967,7 +965,7 @@ class _Windows:
 def _windows(plans: list[_BoxPlan]) -> _Windows:
     shapes = tuple((p.window[3] - p.window[1], p.window[2] - p.window[0]) for p in plans)
     sizes = np.array([h * w for h, w in shapes], np.int64)
-    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+    starts = _run_starts(sizes)
     light = _segments([(p.light_index, p.light_blank) for p in plans], starts)
     around = tuple(_segments([p.around[c] for p in plans], starts) for c in range(3))
     n_cells = LIGHT_CELLS * LIGHT_CELLS
@@ -977,8 +975,7 @@ def _windows(plans: list[_BoxPlan]) -> _Windows:
     good = counts >= MIN_CELL_PIXELS
     # the sorted keys run box by box, cell by cell: a good cell's level is
     # its 80th percentile, counts * 4 // 5 into its run
-    run_starts = np.concatenate([[0], np.cumsum(counts.ravel())[:-1]]).astype(np.int64)
-    cell_at = (run_starts + counts.ravel() * 4 // 5)[good.ravel()]
+    cell_at = (_run_starts(counts.ravel()) + counts.ravel() * 4 // 5)[good.ravel()]
     fill = np.zeros((len(plans), n_cells, n_cells))
     fill_const = np.zeros((len(plans), n_cells))
     for k, plan in enumerate(plans):
@@ -1046,6 +1043,11 @@ def _raw_windows(padded: np.ndarray, pad: int, plans: list[_BoxPlan], windows: _
     cells[~light.enough] = 1.0
     level[~light.enough] = np.nan
     return photos, level, cells
+
+
+def _run_starts(lengths: np.ndarray) -> np.ndarray:
+    """Where each of runs of these lengths starts when laid end to end."""
+    return np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.int64)
 
 
 #: Above any photo / blank ratio of a light pixel (255 / 0.55): see _raw_windows.

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from qwixx_print.layout import load_layout
+from qwixx_print.qr import qr_modules
 from qwixx_scan import blank, identify
 from qwixx_scan.blank import blank_reference, build_reference, render_blank
 from qwixx_scan.disk_cache import cache_root
@@ -80,7 +81,7 @@ def test_code_grids_kept_on_disk(cache):
     assert len(_entries(cache, "code")) == 1
     identify.code_modules.cache_clear()
     assert np.array_equal(identify.code_modules(payload), made)
-    assert np.array_equal(made, identify._encode(payload))
+    assert np.array_equal(made, qr_modules(payload))
     assert made.dtype == bool and made.shape[0] == made.shape[1] >= 21
 
 

@@ -467,6 +467,9 @@ def test_an_empty_box_whose_print_is_not_seen_is_not_read_empty(classic):
 def test_an_empty_box_is_doubtful_only_where_its_print_matched_poorly():
     assert decide("red-2", 0.001, 0.0, 0.0, print_match=0.2).state == "uncertain"
     assert decide("red-2", 0.001, 0.0, 0.0, print_match=0.6).state == "empty"
+    # a penalty box's bare outline matches weakly in any photo
+    assert decide("penalty-1", 0.001, 0.0, 0.0, print_match=0.2, kind="penalty").state \
+        == "empty"
     # a cross covers its print: a poor match is what a cross looks like
     assert decide("red-2", 0.999, 8.0, 3.0, print_match=0.1).state == "crossed"
 
@@ -475,15 +478,15 @@ def test_a_box_whose_print_was_not_seen_where_found_is_read_where_its_neighbours
     # A solid fill hides the print: the match then finds the box elsewhere,
     # where the window shows half a cross. Where the neighbours put it, a
     # cross is a cross.
-    assert decide("red-2", 0.65, 30.0, 20.0, second_place_p=0.96, found_match=0.14).state \
+    assert decide("red-2", 0.65, 30.0, 20.0, second_place_p=0.96, print_match=0.14).state \
         == "crossed"
-    assert decide("penalty-2", 0.34, 25.0, 15.0, second_place_p=1.0, found_match=0.03).state \
-        == "crossed"
+    assert decide("penalty-2", 0.34, 25.0, 15.0, second_place_p=1.0, print_match=0.03,
+                  kind="penalty").state == "crossed"
     # ... not where the print was seen well at the box's own place,
-    assert decide("red-2", 0.65, 30.0, 20.0, second_place_p=0.96, found_match=0.6).state \
+    assert decide("red-2", 0.65, 30.0, 20.0, second_place_p=0.96, print_match=0.6).state \
         == "uncertain"
     # nor where the neighbours' place is not sure of a cross either
-    assert decide("red-2", 0.95, 30.0, 20.0, second_place_p=0.5, found_match=0.1).state \
+    assert decide("red-2", 0.95, 30.0, 20.0, second_place_p=0.5, print_match=0.1).state \
         == "uncertain"
-    assert decide("red-2", 0.95, 30.0, 20.0, second_place_p=0.02, found_match=0.1).state \
+    assert decide("red-2", 0.95, 30.0, 20.0, second_place_p=0.02, print_match=0.1).state \
         == "uncertain"
