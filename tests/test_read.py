@@ -18,7 +18,7 @@ from photogen.play import SheetTruth
 from photogen.strokes import MARK_KINDS, PENS, draw_sheet_marks_detailed, random_style
 from qwixx_print.layout import load_layout
 from qwixx_scan.blank import render_blank
-from qwixx_scan.read import CROSSED_P, EMPTY_P, BoxVerdict, decide, read_marks
+from qwixx_scan.read import CROSSED_P, EMPTY_P, LIT_FROM_AROUND, BoxVerdict, decide, read_marks
 
 PX = 8.0
 MARKED = ["red-3", "red-7", "red-lock", "yellow-5", "yellow-12", "green-11", "green-4",
@@ -489,4 +489,19 @@ def test_a_box_whose_print_was_not_seen_where_found_is_read_where_its_neighbours
     assert decide("red-2", 0.95, 30.0, 20.0, second_place_p=0.5, print_match=0.1).state \
         == "uncertain"
     assert decide("red-2", 0.95, 30.0, 20.0, second_place_p=0.02, print_match=0.1).state \
+        == "uncertain"
+
+
+def test_a_box_read_crossed_when_lit_from_around_it_is_crossed():
+    # A light fill is evened out as shade; lit from the paper around it, the
+    # networks agree on a cross: that stands.
+    verdict = decide("red-2", 0.5, 12.0, 0.5, median_p=0.95, lit_p=0.97)
+    assert verdict.state == "crossed" and verdict.note == LIT_FROM_AROUND
+    # ... only where they are sure of it then,
+    assert decide("red-2", 0.5, 12.0, 0.5, median_p=0.95, lit_p=0.6).state == "uncertain"
+    # and only with ink in the box,
+    assert decide("red-2", 0.5, 0.0, 0.0, lit_p=0.97).state == "uncertain"
+    # never against a sure verdict of the box as first read.
+    assert decide("red-2", 0.001, 0.3, 0.0, lit_p=0.97).state == "empty"
+    assert decide("red-2", 0.999, 8.0, 3.0, second_place_p=0.02, lit_p=0.97).state \
         == "uncertain"

@@ -325,3 +325,19 @@ def test_a_sheet_whose_boxes_cannot_be_placed_is_doubted_whole(tmp_path):
     looks = [line for line in sheet_table("curled.jpg", sheet).splitlines() if "look at" in line]
     assert looks == [f"  look at: every box: cannot tell whether it is crossed "
                      f"({SHEET_TOO_FAR_OFF}); not counted"]
+
+
+def test_a_light_pencil_fill_is_read_lit_from_the_paper_around_it(tmp_path):
+    # An independent generator's photo (benchmarks/foreign_photos.py, seed 7,
+    # photo 49): a grey print, boxes shaded in lightly with pencil. Evening
+    # out the light inside red 2 and red 7 took the fill for shade (two
+    # networks sure of a cross, two of an empty box); lit from the paper
+    # around them they read crossed.
+    from qwixx_scan.read import LIT_FROM_AROUND
+
+    sheet, expected = _independent_photo_sheet(tmp_path, 7, 49)
+    assert {sheet.verdicts[b].note for b in ("red-2", "red-7")} == {LIT_FROM_AROUND}
+    assert sheet.verdicts["red-2"].state == sheet.verdicts["red-7"].state == "crossed"
+    crossed = {b for b, v in sheet.verdicts.items() if v.state == "crossed"}
+    marked = set(expected["marked"])
+    assert crossed <= marked and marked - crossed <= set(sheet.uncertain)
