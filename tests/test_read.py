@@ -282,9 +282,14 @@ def test_the_deciding_networks_middle_verdict_counts_and_sure_opposites_are_a_to
     assert got[4] == pytest.approx(0.78)  # nobody sure: the middle, not a vote
     assert got[5] == pytest.approx(0.5)   # e alone sees a mark (a plus): a toss-up
     # Read empty by the middle decider, but two networks lean towards crossed.
-    lean = np.array([[0.49, 0.42, 0.39], [0.01, 0.01, 0.01], [0.01, 0.01, 0.01],
-                     [0.69, 0.45, 0.69], [0.02, 0.02, 0.02]])
-    assert combine(lean).tolist() == [0.5, 0.5, 0.01]
+    # One leaning network is not enough ...
+    lean = np.array([[0.49, 0.42, 0.69, 0.02], [0.01, 0.01, 0.01, 0.01],
+                     [0.01, 0.01, 0.01, 0.01], [0.69, 0.45, 0.39, 0.01],
+                     [0.02, 0.02, 0.02, 0.45]])
+    assert combine(lean).tolist() == [0.5, 0.5, 0.01, 0.01]
+    # ... but d, which learned the most pencil, seeing a mark alone is.
+    alone = np.array([[0.04], [0.01], [0.07], [0.62], [0.13]])
+    assert combine(alone).tolist() == [0.5]
 
 
 def test_the_late_networks_are_asked_only_where_the_first_are_not_agreed(treden):
