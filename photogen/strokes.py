@@ -25,6 +25,9 @@ from .play import SheetTruth
 MARK_KINDS = ("x", "check", "slash", "scribble", "circle")
 #: How often each kind is a player's habit (X is by far the most common).
 KIND_WEIGHTS = (0.62, 0.12, 0.12, 0.07, 0.07)
+#: Drawn only when asked for (training data): "shade", a box shaded in with
+#: even, parallel strokes inside its outline, gaps between them.
+EXTRA_KINDS = ("shade",)
 
 
 @dataclass(frozen=True)
@@ -218,16 +221,21 @@ class _InkWriter:
         s, rng = self.style, self.rng
         half = 0.5 * min(rect.w, rect.h)
         size = half * max(0.3, s.size * (1 + rng.normal(0, s.size_jitter)))
+        if kind == "shade":  # fills the box whatever the player's size of mark
+            size = half * rng.uniform(0.96, 1.04)
         cx = rect.x + rect.w / 2 + rng.normal(0, s.offset) * rect.w
         cy = rect.y + rect.h / 2 + rng.normal(0, s.offset) * rect.h
         angle = np.deg2rad(s.slant_deg + rng.normal(0, 4))
-        strokes = _MARK_SHAPES[kind](rng)
+        if kind == "shade":  # strokes a little further apart than they are wide
+            strokes = _shade_shape(rng, s.width_mm * rng.uniform(1.2, 1.9) / half)
+        else:
+            strokes = _MARK_SHAPES[kind](rng)
         rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
         placed = []
         for pts in strokes:
             pts = np.asarray(pts, float) + rng.normal(0, 0.04, (len(pts), 2))
             placed.append((pts * size) @ rot.T + (cx, cy))
-        self._draw(placed, rounding=1 if kind == "scribble" else 3)
+        self._draw(placed, rounding={"scribble": 1, "shade": 0}.get(kind, 3))
 
     def skip_line(self, rect: Rect) -> None:
         rng = self.rng
@@ -434,6 +442,19 @@ def _scribble_shape(rng: np.random.Generator) -> list[list[tuple[float, float]]]
     return [pts]
 
 
+def _shade_shape(rng: np.random.Generator, step: float = 0.15
+                 ) -> list[list[tuple[float, float]]]:
+    """Even strokes ``step`` apart (box half-size units) within the outline."""
+    passes = max(4, int(round(1.64 / step)) + 1)
+    reach = rng.uniform(0.72, 0.9)
+    ys = np.linspace(-0.82, 0.82, passes)
+    pts = []
+    for i, y in enumerate(ys):
+        x = -reach if i % 2 == 0 else reach
+        pts.append((x + rng.normal(0, 0.025), y + rng.normal(0, 0.015)))
+    return [pts]
+
+
 def _circle_shape(rng: np.random.Generator) -> list[list[tuple[float, float]]]:
     start = rng.uniform(0, 2 * np.pi)
     sweep = 2 * np.pi * rng.uniform(1.02, 1.18)
@@ -463,4 +484,4 @@ _DIGITS: dict[str, list[list[tuple[float, float]]]] = {
 }
 
 _MARK_SHAPES = {"x": _x_shape, "check": _check_shape, "slash": _slash_shape,
-                "scribble": _scribble_shape, "circle": _circle_shape}
+                "scribble": _scribble_shape, "circle": _circle_shape, "shade": _shade_shape}

@@ -156,3 +156,22 @@ def test_the_printer_is_drawn_apart_from_the_scene_and_recorded() -> None:
     # same sheets, marks and camera: only the print differs
     assert drawn.truth["sheets"] == forced.truth["sheets"]
     assert drawn.jpeg != forced.jpeg
+
+
+def test_shading_covers_the_box_inside_its_outline_with_gaps() -> None:
+    # "shade" (training data only): a box shaded in with even strokes, as
+    # players fill a box lightly with a pencil; the networks read it poorly.
+    sheet = load_layout("kettingen").sheet("B")
+    ppm = 8
+    blank = blank_sheet(sheet, ppm)
+    rng = np.random.default_rng(5)
+    truth = play_sheet(sheet, rng)
+    style = random_style(rng, kind="shade", pen="pencil", style_mix=0.0)
+    marked = draw_sheet_marks(blank, sheet, ppm, truth, style, rng, extras=False)
+    ink = cv2.absdiff(marked, blank).max(axis=2) > 12
+    for box_id in truth.marked:
+        r = sheet.box(box_id).rect
+        inner = ink[int((r.y + 0.15 * r.h) * ppm):int((r.y + 0.85 * r.h) * ppm),
+                    int((r.x + 0.15 * r.w) * ppm):int((r.x + 0.85 * r.w) * ppm)]
+        assert 0.3 < inner.mean() < 0.97, f"{box_id}: {inner.mean():.2f} of the box inked"
+        assert inner.any(axis=0).mean() > 0.9, f"{box_id}: not shaded across"
