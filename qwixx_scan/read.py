@@ -243,7 +243,7 @@ HIDDEN_PRINT = ("read empty, but its print is hardly seen there (read in the wro
 #: paper around it and the networks agree; a box they then read crossed
 #: (the deciders' median at CROSSED_P, no two of them sure of opposite
 #: verdicts) is crossed. Over 1,150 independent photos, 160 table photos
-#: and 1,650 photogen photos this decided 33 doubtful boxes, all crossed
+#: and 1,650 photogen photos this decided 31 doubtful boxes, all crossed
 #: (most of them light pencil fills); read so, no empty box the networks
 #: were unsure of came above 0.85.
 LIT_FROM_AROUND = ("read crossed once the light inside it was taken as that of the paper "
