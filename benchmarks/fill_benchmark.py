@@ -40,7 +40,7 @@ from qwixx_scan.blank import blank_reference, render_blank  # noqa: E402
 from qwixx_scan.box_model import MEMBERS, box_classifier, combine  # noqa: E402
 from qwixx_scan.read import CROSSED_P, EMPTY_P, box_inputs  # noqa: E402
 from reader_benchmark import READ_PX_PER_MM, degrade  # noqa: E402
-from train_box_classifier import _wide_degradation  # noqa: E402
+from train_box_classifier import wide_degradation  # noqa: E402
 
 PPM = 16.0
 WAYS = ("independent fill", "photogen scribble", "photogen shade")
@@ -77,7 +77,7 @@ def main() -> None:
     for k in range(args.sheets):
         rng = np.random.default_rng(args.seed + k)
         truth = play_sheet(sheet, rng)
-        degradation, _ = _wide_degradation(rng)
+        degradation, _ = wide_degradation(rng)
         degradation = replace(degradation, shadow=1.0)
         images = {"independent fill": independent_fill(blank, sheet, truth.marked, rng)}
         for way, kind in (("photogen scribble", "scribble"), ("photogen shade", "shade")):

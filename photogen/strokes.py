@@ -442,8 +442,7 @@ def _scribble_shape(rng: np.random.Generator) -> list[list[tuple[float, float]]]
     return [pts]
 
 
-def _shade_shape(rng: np.random.Generator, step: float = 0.15
-                 ) -> list[list[tuple[float, float]]]:
+def _shade_shape(rng: np.random.Generator, step: float) -> list[list[tuple[float, float]]]:
     """Even strokes ``step`` apart (box half-size units) within the outline."""
     passes = max(4, int(round(1.64 / step)) + 1)
     reach = rng.uniform(0.72, 0.9)
@@ -484,4 +483,4 @@ _DIGITS: dict[str, list[list[tuple[float, float]]]] = {
 }
 
 _MARK_SHAPES = {"x": _x_shape, "check": _check_shape, "slash": _slash_shape,
-                "scribble": _scribble_shape, "circle": _circle_shape, "shade": _shade_shape}
+                "scribble": _scribble_shape, "circle": _circle_shape}

@@ -915,7 +915,8 @@ def located_box_inputs(rectified: np.ndarray, sheet: Sheet, ref: BlankReference)
         out = np.empty((len(indices), INPUT_CHANNELS, INPUT_PX, INPUT_PX), np.float32)
         for j, k in enumerate(indices):
             level = np.where(np.isnan(outside[k]), levels[k], outside[k]).astype(np.float32)
-            out[j], _ = _box_input(plans[k], photos[k], level, np.ones_like(cells[k]), True, p)
+            # as if covered: the light inside is not evened out
+            out[j], _ = _box_input(plans[k], photos[k], level, cells[k], True, p)
         return out
 
     return LocatedInputs(inputs, ink_mm2, centres_px, second_place, second_inputs, scores,

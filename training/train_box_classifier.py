@@ -127,7 +127,7 @@ def augment(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.ascontiguousarray(x, np.float32)
 
 
-def _wide_degradation(rng: np.random.Generator):
+def wide_degradation(rng: np.random.Generator):
     from reader_benchmark import Degradation
 
     hard = rng.random() < 0.45
@@ -184,7 +184,7 @@ def flat_sheet(seed: int, pen: str | None = None, kind: str | None = None,
     if (layout, letter) not in _blanks:
         _blanks[(layout, letter)] = render_blank(sheet, 16.0)
     truth = play_sheet(sheet, rng, illegal_share=0.1)
-    d, hard = _wide_degradation(rng)
+    d, hard = wide_degradation(rng)
     style = random_style(rng, hard=hard or rng.random() < 0.3, style_mix=0.25, pen=pen, kind=kind)
     if odd_ink:
         style = replace(style, ink_bgr=ODD_INKS[int(rng.integers(len(ODD_INKS)))])
@@ -313,11 +313,8 @@ def train(folder: Path, epochs: int, threads: int, member: str, seed: int = 0) -
     rng = np.random.default_rng(seed)
     for epoch in range(epochs):
         net.train()
-        order = rng.permutation(len(y_train))
         t0, total = time.time(), 0.0
-        for i in range(0, len(order), 256):
-            idx = order[i:i + 256]
-            xb = torch.from_numpy(augment(dequantise(x_train[idx]), rng))
+        for idx, xb in _batches(x_train, rng):
             yb = torch.from_numpy(y_train[idx])
             loss = loss_fn(net(xb).squeeze(1), yb)
             opt.zero_grad()
@@ -325,10 +322,20 @@ def train(folder: Path, epochs: int, threads: int, member: str, seed: int = 0) -
             opt.step()
             sched.step()
             total += loss.item() * len(idx)
-        print(f"epoch {epoch + 1}: loss {total / len(order):.4f} ({time.time() - t0:.0f} s)",
+        print(f"epoch {epoch + 1}: loss {total / len(y_train):.4f} ({time.time() - t0:.0f} s)",
               file=sys.stderr)
         evaluate(net, data, held)
     _export(net, MODELS / f"box_classifier_{member}.onnx")
+
+
+def _batches(stored: np.ndarray, rng: np.random.Generator, size: int = 256):
+    """One epoch: (indices, augmented input tensor) per batch, in a fresh order."""
+    import torch
+
+    order = rng.permutation(len(stored))
+    for i in range(0, len(order), size):
+        idx = order[i:i + size]
+        yield idx, torch.from_numpy(augment(dequantise(stored[idx]), rng))
 
 
 def tune(member: str, new: Path, replay: list[Path], epochs: int, threads: int,
@@ -381,11 +388,8 @@ def tune(member: str, new: Path, replay: list[Path], epochs: int, threads: int,
         for layer in student:  # its batch norms are folded into the convolutions
             if isinstance(layer, torch.nn.BatchNorm2d):
                 layer.eval()
-        order = rng.permutation(len(x))
         t0, total = time.time(), 0.0
-        for i in range(0, len(order), 256):
-            idx = order[i:i + 256]
-            xb = torch.from_numpy(augment(dequantise(x[idx]), rng))
+        for idx, xb in _batches(x, rng):
             with torch.no_grad():
                 target = teacher(xb).squeeze(1).clamp(-12, 12)
             logit = student(xb).squeeze(1)
@@ -445,13 +449,21 @@ def _probabilities(net, stored: np.ndarray) -> np.ndarray:
 
 
 def _export(net, out: Path) -> None:
+    """Write ``net`` as ONNX to ``out``, whole or not at all (the scanner's
+    own network files are written here: a half-written one would break it)."""
     import torch
 
     net.eval()
     out.parent.mkdir(parents=True, exist_ok=True)
-    torch.onnx.export(net, torch.zeros(1, 6, 48, 48), str(out), input_names=["boxes"],
-                      output_names=["logit"], dynamic_axes={"boxes": {0: "n"}, "logit": {0: "n"}},
-                      opset_version=13, dynamo=False)
+    partial = out.with_name(f".{out.name}.partial")
+    try:
+        torch.onnx.export(net, torch.zeros(1, 6, 48, 48), str(partial), input_names=["boxes"],
+                          output_names=["logit"],
+                          dynamic_axes={"boxes": {0: "n"}, "logit": {0: "n"}},
+                          opset_version=13, dynamo=False)
+        partial.replace(out)
+    finally:
+        partial.unlink(missing_ok=True)
     print(f"wrote {out} ({out.stat().st_size / 1024:.0f} KB)", file=sys.stderr)
 
 
@@ -575,6 +587,9 @@ def main() -> None:
     elif args.command == "train":
         train(args.data, args.epochs, args.threads, args.member, args.seed)
     elif args.command == "tune":
+        missing = [str(run) for run in [args.new, *args.replay] if not run.is_file()]
+        if missing:
+            parser.error(f"no such run: {', '.join(missing)} (make one with generate)")
         tune(args.member, args.new, args.replay, args.epochs, args.threads, args.per_run,
              args.lr, args.out)
     else:
