@@ -153,6 +153,18 @@ MIN_EMPTY_AWAY = 3
 #: edge across it). Penalty boxes are left out: a bare outline round blank
 #: paper matches weakly in any photo (0.18-0.28 on sheets read exactly).
 HIDDEN_PRINT_MATCH = 0.32
+#: The corner markers fix the sheet's frame, not its inside: paper bent
+#: under a tilted camera, and a wide lens's barrel, squeeze and stretch it
+#: unevenly, and a box at a row's end can then appear 10-15 % smaller than
+#: the blank's, its neighbours' print and outline shifted into its window
+#: (foreign_photos.py seed 4, photo 18: two empty row-end boxes read
+#: doubtful so). Where a smooth field through the boxes' found places
+#: (degree FIELD_DEGREE in x and y, fitted to the well-matched boxes, those
+#: further than RANSAC_MM from it left out) scales or shears some box by
+#: more than UNEVEN_SCALE, the rectified sheet is resampled along the field
+#: and the boxes looked for once more (see :func:`even_field`).
+UNEVEN_SCALE = 0.04
+FIELD_DEGREE = 3
 #: The network sees the box and this much around it (mm): where an
 #: overshooting stroke comes from tells whose mark it is.
 WINDOW_MM = 1.8
@@ -702,6 +714,59 @@ def _subpixel(result: np.ndarray, x: int, y: int) -> tuple[float, float]:
     return dx, dy
 
 
+def even_field(offsets: np.ndarray, scores: np.ndarray, boxes: tuple[Box, ...], px_per_mm: float,
+               size_px: tuple[int, int]) -> np.ndarray | None:
+    """The smooth shift field through the boxes' found ``offsets`` (px), as
+    the coefficients of :func:`_field_basis`'s terms (terms x 2), where it
+    scales or shears some box by more than UNEVEN_SCALE; None where the
+    sheet is even enough (or too few boxes matched well to tell). See
+    UNEVEN_SCALE."""
+    centres = np.float32([b.rect.centre for b in boxes]) * np.float32(px_per_mm)
+    basis = _field_basis(centres, size_px)
+    use = scores > WEAK_MATCH
+    coef = None
+    for _ in range(3):
+        if use.sum() < 2 * basis.shape[1]:
+            return None
+        coef, *_ = np.linalg.lstsq(basis[use], offsets[use].astype(np.float64), rcond=None)
+        near = np.hypot(*(basis @ coef - offsets).T) < RANSAC_MM * px_per_mm
+        if np.array_equal(near & use, use):
+            break
+        use &= near
+    step = px_per_mm  # the field's slope over 2 mm
+    slopes = [(_field_basis(centres + d, size_px) - _field_basis(centres - d, size_px)) @ coef
+              / (2 * step) for d in (np.float32([step, 0]), np.float32([0, step]))]
+    if max(np.abs(slope).max() for slope in slopes) <= UNEVEN_SCALE:
+        return None
+    return coef
+
+
+def _field_basis(points: np.ndarray, size_px: tuple[int, int]) -> np.ndarray:
+    """Monomials u^i v^j (i + j <= FIELD_DEGREE) of points' place on the sheet, u, v in -1..1."""
+    u = points[:, 0].astype(np.float64) / size_px[0] * 2 - 1
+    v = points[:, 1].astype(np.float64) / size_px[1] * 2 - 1
+    return np.stack([u ** i * v ** j for i in range(FIELD_DEGREE + 1)
+                     for j in range(FIELD_DEGREE + 1 - i)], 1)
+
+
+def _resample(image: np.ndarray, coef: np.ndarray) -> np.ndarray:
+    """``image`` with each pixel (x, y) taken from (x, y) plus the field of
+    ``coef`` (see :func:`_field_basis`) there."""
+    height, width = image.shape[:2]
+    u = np.arange(width, dtype=np.float32) / width * 2 - 1
+    v = np.arange(height, dtype=np.float32) / height * 2 - 1
+    maps = [np.arange(width, dtype=np.float32)[None, :].repeat(height, 0),
+            np.arange(height, dtype=np.float32)[:, None].repeat(width, 1)]
+    terms = [(i, j) for i in range(FIELD_DEGREE + 1) for j in range(FIELD_DEGREE + 1 - i)]
+    for axis in (0, 1):
+        # sum over i of u^i times (sum over j of c_ij v^j): one outer product per power of u
+        for i in range(FIELD_DEGREE + 1):
+            column = sum(np.float32(coef[k, axis]) * v ** j
+                         for k, (ii, j) in enumerate(terms) if ii == i)
+            maps[axis] += np.outer(column, u ** i).astype(np.float32)
+    return cv2.remap(image, maps[0], maps[1], cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE)
+
+
 def regularise_offsets(offsets: np.ndarray, scores: np.ndarray, boxes: tuple[Box, ...],
                        px_per_mm: float) -> np.ndarray:
     """Replace offsets that disagree with their neighbours while matching weakly.
@@ -882,11 +947,21 @@ def located_box_inputs(rectified: np.ndarray, sheet: Sheet, ref: BlankReference)
         gray_half = cv2.resize(gray, ref.gray_half.shape[::-1], interpolation=cv2.INTER_AREA)
     offsets, scores = locate_boxes(gray_half.astype(np.float32), ref, boxes, start=start)
     offsets = regularise_offsets(offsets, scores, boxes, p)
+    field = even_field(offsets, scores, boxes, p, (width, height))
+    if field is not None:
+        rectified = _resample(rectified, field)
+        gray_half = cv2.resize(cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY),
+                               ref.gray_half.shape[::-1], interpolation=cv2.INTER_AREA)
+        offsets, scores = locate_boxes(gray_half.astype(np.float32), ref, boxes)
+        offsets = regularise_offsets(offsets, scores, boxes, p)
     # (in a dim, noisy photo no box may match well: then all neighbours count)
     expected, _ = neighbour_offsets(offsets, scores, boxes, weak_too=True)
     apart = np.hypot(*(offsets - expected).T)
     second_place = np.flatnonzero(apart > SECOND_PLACE_MM * p)  # NaN compares False
     centres_px = np.float32([b.rect.centre for b in boxes]) * np.float32(p) + offsets
+    if field is not None:
+        centres_px = centres_px + (_field_basis(centres_px, (width, height)) @ field
+                                   ).astype(np.float32)
     if correction is not None:
         # the corrected image's pixel (x, y) came from the rectified image at H (x, y)
         centres_px = cv2.perspectiveTransform(centres_px[None], correction)[0]

@@ -510,3 +510,37 @@ def test_a_box_read_crossed_when_lit_from_around_it_is_crossed():
     assert decide("red-2", 0.001, 0.3, 0.0, lit_p=0.97).state == "empty"
     assert decide("red-2", 0.999, 8.0, 3.0, second_place_p=0.02, lit_p=0.97).state \
         == "uncertain"
+
+
+def test_a_sheet_squeezed_unevenly_is_read_at_each_boxs_own_scale(treden):
+    # A bent sheet under a tilted camera, or a wide lens's barrel, leaves the
+    # rectified sheet stretched at its sides and squeezed in the middle
+    # while the corners, where the markers are, stay put: here the rows'
+    # ends appear 14 % larger than the blank's, the middle 6 % smaller. The
+    # box windows are the blank's size, so at the ends the neighbouring print
+    # and the row band's edge crowd into each box. The reader evens the sheet
+    # out along a smooth field through the boxes' found places.
+    from qwixx_scan.read import UNEVEN_SCALE, even_field
+
+    marked = ["red-2", "red-3", "red-lock", "yellow-12", "green-12", "green-2", "blue-12",
+              "blue-3", "penalty-1"]
+    image, _ = draw(treden, marked, seed=11)
+    h, w = image.shape[:2]
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    s = xs / w
+    # the image at x shows the sheet at w * g(x / w), g(s) = s + a s (1 - s) (2 s - 1),
+    # whose slope is 1 - a at both sides and 1 + a / 2 in the middle
+    a = 0.12
+    squeezed = cv2.remap(image, w * (s + a * s * (1 - s) * (2 * s - 1)), ys, cv2.INTER_LINEAR,
+                         borderMode=cv2.BORDER_REPLICATE)
+    verdicts = read_marks(as_photo(squeezed, shift_px=(0, 0)), treden, px_per_mm=PX)
+    assert states(verdicts, marked) == {i: "crossed" for i in marked}
+    others = [b.id for b in treden.boxes if b.id not in marked]
+    assert states(verdicts, others) == {i: "empty" for i in others}
+    # where the boxes' found places show no uneven scale, the sheet is left as it is
+    centres = np.float32([b.rect.centre for b in treden.boxes]) * PX
+    shifted = np.tile(np.float32([2.0, -1.0]), (len(centres), 1))
+    scores = np.full(len(centres), 0.9, np.float32)
+    assert even_field(shifted, scores, treden.boxes, PX, (w, h)) is None
+    stretched = shifted + (centres - centres.mean(axis=0)) * np.float32(2 * UNEVEN_SCALE)
+    assert even_field(stretched, scores, treden.boxes, PX, (w, h)) is not None
