@@ -281,6 +281,18 @@ def test_a_steep_bent_sheet_whose_code_the_fit_misses_is_read(tmp_path):
     assert crossed <= marked and marked - crossed <= set(sheet.uncertain)
 
 
+def test_a_code_nineteen_mm_from_where_the_fit_puts_it_is_found_and_read(tmp_path):
+    # An independent generator's photo (benchmarks/foreign_photos.py, seed 7,
+    # photo 17): bent 6.3 mm, tilted 25 degrees, the bottom-right marker
+    # under a thumb, the sheet a fifth of the frame, JPEG quality 46. The
+    # three-marker fit puts the code 19 mm from where it is.
+    sheet, expected = _independent_photo_sheet(tmp_path, 7, 17)
+    assert (sheet.sheet.layout, sheet.sheet.letter) == (expected["layout"], expected["letter"])
+    crossed = {b for b, v in sheet.verdicts.items() if v.state == "crossed"}
+    marked = set(expected["marked"])
+    assert crossed <= marked and marked - crossed <= set(sheet.uncertain)
+
+
 @pytest.mark.parametrize("marker_hidden", [True, False])
 def test_a_code_not_read_says_whether_its_corner_is_hidden(tmp_path, marker_hidden):
     h_mm = placement(KETTINGEN_C, SIZE, centre=(800, 600), width_px=1300, angle_deg=8)
