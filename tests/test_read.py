@@ -544,3 +544,19 @@ def test_a_sheet_squeezed_unevenly_is_read_at_each_boxs_own_scale(treden):
     assert even_field(shifted, scores, treden.boxes, PX, (w, h)) is None
     stretched = shifted + (centres - centres.mean(axis=0)) * np.float32(2 * UNEVEN_SCALE)
     assert even_field(stretched, scores, treden.boxes, PX, (w, h)) is not None
+
+
+def test_a_cross_the_ink_count_misses_needs_every_network_but_a_sure_and_a_not_against():
+    # Pale pencil over the print is not darker than the print, so the ink
+    # count finds nothing: the networks must all but agree. ``a`` (exact
+    # prints only) reads light pencil poorly: it need only not be sure of
+    # an empty box.
+    from qwixx_scan.read import sure_of_a_cross
+
+    #                 a     b     c     d     e
+    each = np.array([[0.95, 0.42, 0.25, 0.19, 0.95, 0.95],
+                     [0.99, 0.99, 0.99, 0.99, 0.99, 0.85],
+                     [0.97, 0.97, 0.97, 0.97, 0.97, 0.97],
+                     [0.98, 0.98, 0.98, 0.98, 0.98, 0.98],
+                     [0.92, 0.92, 0.92, 0.92, 0.89, 0.92]])
+    assert sure_of_a_cross(each).tolist() == [True, True, True, False, False, False]
