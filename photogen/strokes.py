@@ -26,8 +26,11 @@ MARK_KINDS = ("x", "check", "slash", "scribble", "circle")
 #: How often each kind is a player's habit (X is by far the most common).
 KIND_WEIGHTS = (0.62, 0.12, 0.12, 0.07, 0.07)
 #: Drawn only when asked for (training data): "shade", a box shaded in with
-#: even, parallel strokes inside its outline, gaps between them.
-EXTRA_KINDS = ("shade",)
+#: even, parallel strokes inside its outline, gaps between them; "dense-shade"
+#: the same with the strokes about as far apart as they are wide, so that a
+#: pencil leaves an almost even grey over the box.
+EXTRA_KINDS = ("shade", "dense-shade")
+_SHADES = {"shade": (1.2, 1.9), "dense-shade": (0.95, 1.25)}  # stroke spacing / width
 
 
 @dataclass(frozen=True)
@@ -221,13 +224,13 @@ class _InkWriter:
         s, rng = self.style, self.rng
         half = 0.5 * min(rect.w, rect.h)
         size = half * max(0.3, s.size * (1 + rng.normal(0, s.size_jitter)))
-        if kind == "shade":  # fills the box whatever the player's size of mark
+        if kind in _SHADES:  # fills the box whatever the player's size of mark
             size = half * rng.uniform(0.96, 1.04)
         cx = rect.x + rect.w / 2 + rng.normal(0, s.offset) * rect.w
         cy = rect.y + rect.h / 2 + rng.normal(0, s.offset) * rect.h
         angle = np.deg2rad(s.slant_deg + rng.normal(0, 4))
-        if kind == "shade":  # strokes a little further apart than they are wide
-            strokes = _shade_shape(rng, s.width_mm * rng.uniform(1.2, 1.9) / half)
+        if kind in _SHADES:  # strokes a little further apart than they are wide
+            strokes = _shade_shape(rng, s.width_mm * rng.uniform(*_SHADES[kind]) / half)
         else:
             strokes = _MARK_SHAPES[kind](rng)
         rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
@@ -235,7 +238,7 @@ class _InkWriter:
         for pts in strokes:
             pts = np.asarray(pts, float) + rng.normal(0, 0.04, (len(pts), 2))
             placed.append((pts * size) @ rot.T + (cx, cy))
-        self._draw(placed, rounding={"scribble": 1, "shade": 0}.get(kind, 3))
+        self._draw(placed, rounding={"scribble": 1, "shade": 0, "dense-shade": 0}.get(kind, 3))
 
     def skip_line(self, rect: Rect) -> None:
         rng = self.rng

@@ -158,15 +158,17 @@ def test_the_printer_is_drawn_apart_from_the_scene_and_recorded() -> None:
     assert drawn.jpeg != forced.jpeg
 
 
-def test_shading_covers_the_box_inside_its_outline_with_gaps() -> None:
-    # "shade" (training data only): a box shaded in with even strokes, as
-    # players fill a box lightly with a pencil; the networks read it poorly.
+@pytest.mark.parametrize("kind", ["shade", "dense-shade"])
+def test_shading_covers_the_box_inside_its_outline_with_gaps(kind) -> None:
+    # "shade" and "dense-shade" (training data only): a box shaded in with
+    # even strokes, as players fill a box lightly with a pencil; the
+    # networks read it poorly.
     sheet = load_layout("kettingen").sheet("B")
     ppm = 8
     blank = blank_sheet(sheet, ppm)
     rng = np.random.default_rng(5)
     truth = play_sheet(sheet, rng)
-    style = random_style(rng, kind="shade", pen="pencil", style_mix=0.0)
+    style = random_style(rng, kind=kind, pen="pencil", style_mix=0.0)
     marked = draw_sheet_marks(blank, sheet, ppm, truth, style, rng, extras=False)
     ink = cv2.absdiff(marked, blank).max(axis=2) > 12
     for box_id in truth.marked:
