@@ -1,11 +1,11 @@
-"""How the box networks read boxes filled in with a pencil, drawn three ways.
+"""How the box networks read boxes filled in with a pencil, drawn four ways.
 
 Players fill a box in as well as cross it, and a light pencil fill was the
 largest group of independent photos sent to review. This script draws the
-same played sheets three ways on the flat blank: the independent
+same played sheets four ways on the flat blank: the independent
 generator's light fill (benchmarks/foreign_photos.py: even strokes with
-gaps, inside the outline), photogen's pencil scribble and photogen's
-``shade`` (the kind the networks were taught, see
+gaps, inside the outline), photogen's pencil scribble, and photogen's
+``shade`` and ``dense-shade`` (the kinds the networks were taught, see
 training/train_box_classifier.py ``tune``), degrades each the same way
 (the training's wide degradation, without hard shadows, so that the mark
 alone differs) and asks the networks about every crossed box.
@@ -43,7 +43,7 @@ from reader_benchmark import READ_PX_PER_MM, degrade  # noqa: E402
 from train_box_classifier import wide_degradation  # noqa: E402
 
 PPM = 16.0
-WAYS = ("independent fill", "photogen scribble", "photogen shade")
+WAYS = ("independent fill", "photogen scribble", "photogen shade", "photogen dense shade")
 
 
 def independent_fill(blank: np.ndarray, sheet, marked: list[str],
@@ -80,7 +80,8 @@ def main() -> None:
         degradation, _ = wide_degradation(rng)
         degradation = replace(degradation, shadow=1.0)
         images = {"independent fill": independent_fill(blank, sheet, truth.marked, rng)}
-        for way, kind in (("photogen scribble", "scribble"), ("photogen shade", "shade")):
+        for way, kind in (("photogen scribble", "scribble"), ("photogen shade", "shade"),
+                          ("photogen dense shade", "dense-shade")):
             style = random_style(rng, kind=kind, pen="pencil", style_mix=0.0)
             images[way], _ = draw_sheet_marks_detailed(blank.copy(), sheet, PPM, truth, style, rng)
         crossed = np.array([b.id in set(truth.marked) for b in sheet.boxes])
@@ -88,13 +89,13 @@ def main() -> None:
             rectified = degrade(image, PPM, degradation, np.random.default_rng(k))
             inputs, _ = box_inputs(rectified, sheet, ref)
             found[way].append(classifier.each_probability(inputs)[:, crossed])
-    print(f"{'drawn as':18} {'boxes':>6} {'crossed':>8} {'doubtful':>8} {'empty':>6}   "
+    print(f"{'drawn as':20} {'boxes':>6} {'crossed':>8} {'doubtful':>8} {'empty':>6}   "
           + "  ".join(f"{m}: 0.9+/0.2-" for m in MEMBERS))
     for way, parts in found.items():
         p = np.hstack(parts)
         c = combine(p)
         nets = "  ".join(f"{np.mean(q >= 0.9):5.1%}/{np.mean(q <= 0.2):4.1%}" for q in p)
-        print(f"{way:18} {len(c):6} {np.mean(c >= CROSSED_P):8.1%} "
+        print(f"{way:20} {len(c):6} {np.mean(c >= CROSSED_P):8.1%} "
               f"{np.mean((c > EMPTY_P) & (c < CROSSED_P)):8.1%} {np.mean(c <= EMPTY_P):6.1%}   "
               + nets)
 

@@ -72,6 +72,22 @@ def states(verdicts: dict[str, BoxVerdict], ids) -> dict[str, str]:
     return {i: verdicts[i].state for i in ids}
 
 
+def read_warped(sheet, image: np.ndarray, source_x: np.ndarray,
+                source_y: np.ndarray) -> dict[str, BoxVerdict]:
+    """Read ``image`` warped so that pixel (x, y) shows it at (source_x, source_y)
+    there (curled or squeezed paper), photographed without a further shift."""
+    warped = cv2.remap(image, source_x.astype(np.float32), source_y.astype(np.float32),
+                       cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return read_marks(as_photo(warped, shift_px=(0, 0)), sheet, px_per_mm=PX)
+
+
+def assert_crossed_exactly(verdicts: dict[str, BoxVerdict], sheet, marked) -> None:
+    """``marked`` read crossed and every other box of ``sheet`` empty."""
+    assert states(verdicts, marked) == {i: "crossed" for i in marked}
+    others = [b.id for b in sheet.boxes if b.id not in marked]
+    assert states(verdicts, others) == {i: "empty" for i in others}
+
+
 @pytest.mark.parametrize("kind", MARK_KINDS)
 def test_every_mark_kind_is_a_cross(treden, kind):
     image, _ = draw(treden, MARKED, kind=kind, seed=MARK_KINDS.index(kind))
@@ -368,11 +384,8 @@ def test_a_bulge_moving_the_rows_ends_beyond_the_box_search_is_followed(classic)
     ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
     bulge = 3.2 * PX * np.exp(-(((xs - cx) / (25 * PX)) ** 2 + ((ys - cy) / (30 * PX)) ** 2))
     # the image at (x, y) shows the sheet at (x, y + bulge): the print moved up
-    bent = cv2.remap(image, xs, ys + bulge, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    verdicts = read_marks(as_photo(bent, shift_px=(0, 0)), classic, px_per_mm=PX)
-    assert states(verdicts, marked) == {i: "crossed" for i in marked}
-    others = [b.id for b in classic.boxes if b.id not in marked]
-    assert states(verdicts, others) == {i: "empty" for i in others}
+    verdicts = read_warped(classic, image, xs, ys + bulge)
+    assert_crossed_exactly(verdicts, classic, marked)
     found_y = verdicts["green-lock"].found_at_mm[1]
     assert found_y == pytest.approx(lock.centre[1] - 3.2, abs=0.4)
 
@@ -394,11 +407,8 @@ def test_paper_bent_so_far_that_boxes_look_like_their_neighbours_is_read_right(c
     u = xs / w * 2 - 1
     shift = (1 - v * v) * (7.0 - 1.5 * u) * PX  # mm -> px, larger at the left
     # the image at (x, y) shows the sheet at (x - shift, y): the print moved right
-    bent = cv2.remap(image, xs - shift, ys, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    verdicts = read_marks(as_photo(bent, shift_px=(0, 0)), classic, px_per_mm=PX)
-    assert states(verdicts, marked) == {i: "crossed" for i in marked}
-    others = [b.id for b in classic.boxes if b.id not in marked]
-    assert states(verdicts, others) == {i: "empty" for i in others}
+    verdicts = read_warped(classic, image, xs - shift, ys)
+    assert_crossed_exactly(verdicts, classic, marked)
     # the overlay outlines each box where its print is
     for box in classic.boxes:
         cx, cy = box.rect.centre
@@ -446,12 +456,8 @@ def test_a_bend_that_a_homography_half_explains_is_read_as_a_bend(classic):
     ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
     u = xs / w * 2 - 1
     # the image at (x, y) shows the sheet at (x, y - s): the print moved down
-    bent = cv2.remap(image, xs, ys - (1 - u * u) * 5.0 * PX, cv2.INTER_LINEAR,
-                     borderMode=cv2.BORDER_REPLICATE)
-    verdicts = read_marks(as_photo(bent, shift_px=(0, 0)), classic, px_per_mm=PX)
-    assert states(verdicts, marked) == {i: "crossed" for i in marked}
-    others = [b.id for b in classic.boxes if b.id not in marked]
-    assert states(verdicts, others) == {i: "empty" for i in others}
+    verdicts = read_warped(classic, image, xs, ys - (1 - u * u) * 5.0 * PX)
+    assert_crossed_exactly(verdicts, classic, marked)
 
 
 def test_an_empty_box_whose_print_is_not_seen_is_not_read_empty(classic):
@@ -531,12 +537,8 @@ def test_a_sheet_squeezed_unevenly_is_read_at_each_boxs_own_scale(treden):
     # the image at x shows the sheet at w * g(x / w), g(s) = s + a s (1 - s) (2 s - 1),
     # whose slope is 1 - a at both sides and 1 + a / 2 in the middle
     a = 0.12
-    squeezed = cv2.remap(image, w * (s + a * s * (1 - s) * (2 * s - 1)), ys, cv2.INTER_LINEAR,
-                         borderMode=cv2.BORDER_REPLICATE)
-    verdicts = read_marks(as_photo(squeezed, shift_px=(0, 0)), treden, px_per_mm=PX)
-    assert states(verdicts, marked) == {i: "crossed" for i in marked}
-    others = [b.id for b in treden.boxes if b.id not in marked]
-    assert states(verdicts, others) == {i: "empty" for i in others}
+    verdicts = read_warped(treden, image, w * (s + a * s * (1 - s) * (2 * s - 1)), ys)
+    assert_crossed_exactly(verdicts, treden, marked)
     # where the boxes' found places show no uneven scale, the sheet is left as it is
     centres = np.float32([b.rect.centre for b in treden.boxes]) * PX
     shifted = np.tile(np.float32([2.0, -1.0]), (len(centres), 1))
