@@ -267,6 +267,15 @@ HIDDEN_PRINT = ("read empty, but its print is hardly seen there (read in the wro
 #: were unsure of came above 0.85.
 LIT_FROM_AROUND = ("read crossed once the light inside it was taken as that of the paper "
                    "around it (shaded in)")
+#: A box read empty that holds TURN_CHECK_INK_MM2 of ink or more is read lit
+#: from around it too: a fill so even that the evening out took all of it
+#: for shade reads empty with confidence (all five networks at 0.01-0.08 on
+#: a pencil fill of an independent photo, foreign_photos.py seed 3, photo
+#: 30), and lit from around as crossed (0.99): such a box is doubtful. Over
+#: 2,737 sheets (1,300 independent photos, 537 table sheets, 900 photogen
+#: photos) this doubted that box and no other.
+LIT_CROSSED = ("read empty, but crossed once the light inside it was taken as that of the paper "
+               "around it")
 OWN_MARKS_REASON = ("like this player's crosses: as much ink, in their pen's colour, far more "
                     "than any empty box; the networks lean crossed")
 #: Ink for its colour (ink_colours): photo darker than this share of the
@@ -311,11 +320,15 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float) -> dict
     if _placed_too_poorly(located.second_place, crossed_p, second_p):
         return {box.id: BoxVerdict(box.id, "uncertain", 0.0, SHEET_TOO_FAR_OFF, found_at_mm=at)
                 for box, at in zip(sheet.boxes, found)}
-    # Boxes the networks are unsure of: read once more lit from around them.
+    # Boxes the networks are unsure of, and boxes read empty that hold some
+    # ink: read once more lit from around them.
     lit_p = np.full(len(crossed_p), np.nan)
     unsure = np.flatnonzero((crossed_p > EMPTY_P) & (crossed_p < CROSSED_P))
     if len(unsure):
         lit_p[unsure] = classifier.crossed_probability(located.lit_from_around(unsure))
+    quiet = np.flatnonzero((crossed_p <= EMPTY_P) & (ink_mm2[:, 0] >= TURN_CHECK_INK_MM2))
+    if len(quiet):
+        lit_p[quiet] = classifier.crossed_probability(located.lit_from_around(quiet))
     faint = bool(np.any((crossed_p >= CROSSED_P) & (ink_mm2[:, 0] < FAINT_MARK_MM2)))
     # Boxes read empty that hold some ink are looked at once more, turned.
     turned_p = np.zeros(len(crossed_p))
@@ -422,7 +435,8 @@ def decide(box_id: str, crossed_p: float, ink_mm2: float, deep_ink_mm2: float, *
     matches weakly in any photo). ``median_p``: the deciding networks' own median, the side
     a toss-up (``crossed_p`` 0.5: two networks sure of opposite verdicts)
     leans to, for the rules to settle (see :mod:`qwixx_scan.settle`). ``lit_p``:
-    the probability with the box lit from around it (see LIT_FROM_AROUND)."""
+    the probability with the box lit from around it (see LIT_FROM_AROUND and
+    LIT_CROSSED)."""
     if second_place_p is not None and print_match < HIDDEN_PRINT_MATCH \
             and second_place_p >= CROSSED_P:
         # Its print was hardly seen where the box was found (ink over it),
@@ -441,6 +455,8 @@ def decide(box_id: str, crossed_p: float, ink_mm2: float, deep_ink_mm2: float, *
         if deep_ink_mm2 > EMPTY_MAX_DEEP_INK_MM2:
             return BoxVerdict(box_id, "uncertain", 0.3, "read empty but holds much ink",
                               lean="empty")
+        if lit_p is not None and lit_p >= CROSSED_P and ink_mm2 >= TURN_CHECK_INK_MM2:
+            return BoxVerdict(box_id, "uncertain", 0.3, LIT_CROSSED)
         if turned_p >= TURNED_CROSSED_P:
             return BoxVerdict(box_id, "uncertain", 0.3, "read empty, but read crossed when "
                               "turned round")

@@ -18,7 +18,8 @@ from photogen.play import SheetTruth
 from photogen.strokes import MARK_KINDS, PENS, draw_sheet_marks_detailed, random_style
 from qwixx_print.layout import load_layout
 from qwixx_scan.blank import render_blank
-from qwixx_scan.read import CROSSED_P, EMPTY_P, LIT_FROM_AROUND, BoxVerdict, decide, read_marks
+from qwixx_scan.read import (CROSSED_P, EMPTY_P, LIT_CROSSED, LIT_FROM_AROUND, BoxVerdict, decide,
+                             read_marks)
 
 PX = 8.0
 MARKED = ["red-3", "red-7", "red-lock", "yellow-5", "yellow-12", "green-11", "green-4",
@@ -512,10 +513,15 @@ def test_a_box_read_crossed_when_lit_from_around_it_is_crossed():
     assert decide("red-2", 0.5, 12.0, 0.5, median_p=0.95, lit_p=0.6).state == "uncertain"
     # and only with ink in the box,
     assert decide("red-2", 0.5, 0.0, 0.0, lit_p=0.97).state == "uncertain"
-    # never against a sure verdict of the box as first read.
+    # never against a sure verdict of the box as first read,
     assert decide("red-2", 0.001, 0.3, 0.0, lit_p=0.97).state == "empty"
     assert decide("red-2", 0.999, 8.0, 3.0, second_place_p=0.02, lit_p=0.97).state \
         == "uncertain"
+    # but a box read empty that holds some ink and reads crossed lit so (a
+    # fill so even that the evening out took all of it for shade) is doubtful.
+    verdict = decide("blue-12", 0.02, 1.5, 0.0, lit_p=0.99)
+    assert verdict.state == "uncertain" and verdict.note == LIT_CROSSED
+    assert decide("blue-12", 0.02, 1.5, 0.0, lit_p=0.6).state == "empty"
 
 
 def test_a_sheet_squeezed_unevenly_is_read_at_each_boxs_own_scale(treden):
