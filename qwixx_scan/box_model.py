@@ -29,7 +29,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import cv2
 import numpy as np
 import onnxruntime
 
@@ -86,9 +85,13 @@ class BoxClassifier:
             if not path.exists():
                 raise FileNotFoundError(f"{path} is missing: reinstall qwixx, or rebuild it "
                                         "with python training/train_box_classifier.py")
-        # As many threads as OpenCV may use: one per process under --jobs.
+        # One thread: a sheet's boxes are too small a batch to share out. With
+        # two (as many as OpenCV used on 2 cores) a photo took 0.108-0.111 s
+        # instead of 0.068-0.077 (60 independent photos, median), the threads
+        # waiting on each other; OpenCV's own threads still help (0.068 with
+        # two, 0.077 with one).
         options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = max(1, cv2.getNumThreads())
+        options.intra_op_num_threads = 1
         options.inter_op_num_threads = 1
         # No memory arena: it keeps the buffers of the largest batch for
         # good; without it the scan's peak memory fell from 370 to 344 MB
