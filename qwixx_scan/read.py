@@ -165,6 +165,8 @@ HIDDEN_PRINT_MATCH = 0.32
 #: and the boxes looked for once more (see :func:`even_field`).
 UNEVEN_SCALE = 0.04
 FIELD_DEGREE = 3
+#: The field's terms u^i v^j, (i, j) in this order (see _field_basis).
+_FIELD_TERMS = tuple((i, j) for i in range(FIELD_DEGREE + 1) for j in range(FIELD_DEGREE + 1 - i))
 #: The network sees the box and this much around it (mm): where an
 #: overshooting stroke comes from tells whose mark it is.
 WINDOW_MM = 1.8
@@ -756,7 +758,6 @@ def even_field(offsets: np.ndarray, scores: np.ndarray, boxes: tuple[Box, ...], 
     centres = np.float32([b.rect.centre for b in boxes]) * np.float32(px_per_mm)
     basis = _field_basis(centres, size_px)
     use = scores > WEAK_MATCH
-    coef = None
     for _ in range(3):
         if use.sum() < 2 * basis.shape[1]:
             return None
@@ -777,8 +778,7 @@ def _field_basis(points: np.ndarray, size_px: tuple[int, int]) -> np.ndarray:
     """Monomials u^i v^j (i + j <= FIELD_DEGREE) of points' place on the sheet, u, v in -1..1."""
     u = points[:, 0].astype(np.float64) / size_px[0] * 2 - 1
     v = points[:, 1].astype(np.float64) / size_px[1] * 2 - 1
-    return np.stack([u ** i * v ** j for i in range(FIELD_DEGREE + 1)
-                     for j in range(FIELD_DEGREE + 1 - i)], 1)
+    return np.stack([u ** i * v ** j for i, j in _FIELD_TERMS], 1)
 
 
 def _resample(image: np.ndarray, coef: np.ndarray) -> np.ndarray:
@@ -789,12 +789,11 @@ def _resample(image: np.ndarray, coef: np.ndarray) -> np.ndarray:
     v = np.arange(height, dtype=np.float32) / height * 2 - 1
     maps = [np.arange(width, dtype=np.float32)[None, :].repeat(height, 0),
             np.arange(height, dtype=np.float32)[:, None].repeat(width, 1)]
-    terms = [(i, j) for i in range(FIELD_DEGREE + 1) for j in range(FIELD_DEGREE + 1 - i)]
     for axis in (0, 1):
         # sum over i of u^i times (sum over j of c_ij v^j): one outer product per power of u
         for i in range(FIELD_DEGREE + 1):
             column = sum(np.float32(coef[k, axis]) * v ** j
-                         for k, (ii, j) in enumerate(terms) if ii == i)
+                         for k, (ii, j) in enumerate(_FIELD_TERMS) if ii == i)
             maps[axis] += np.outer(column, u ** i).astype(np.float32)
     return cv2.remap(image, maps[0], maps[1], cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE)
 
