@@ -229,7 +229,7 @@ class _InkWriter:
         cx = rect.x + rect.w / 2 + rng.normal(0, s.offset) * rect.w
         cy = rect.y + rect.h / 2 + rng.normal(0, s.offset) * rect.h
         angle = np.deg2rad(s.slant_deg + rng.normal(0, 4))
-        if kind in _SHADES:  # strokes a little further apart than they are wide
+        if kind in _SHADES:  # even strokes, spaced as _SHADES says for the kind
             strokes = _shade_shape(rng, s.width_mm * rng.uniform(*_SHADES[kind]) / half)
         else:
             strokes = _MARK_SHAPES[kind](rng)
@@ -238,7 +238,7 @@ class _InkWriter:
         for pts in strokes:
             pts = np.asarray(pts, float) + rng.normal(0, 0.04, (len(pts), 2))
             placed.append((pts * size) @ rot.T + (cx, cy))
-        self._draw(placed, rounding={"scribble": 1, "shade": 0, "dense-shade": 0}.get(kind, 3))
+        self._draw(placed, rounding=1 if kind == "scribble" else 0 if kind in _SHADES else 3)
 
     def skip_line(self, rect: Rect) -> None:
         rng = self.rng

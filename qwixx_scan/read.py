@@ -323,18 +323,17 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float) -> dict
         return {box.id: BoxVerdict(box.id, "uncertain", 0.0, SHEET_TOO_FAR_OFF, found_at_mm=at)
                 for box, at in zip(sheet.boxes, found)}
     # Boxes the networks are unsure of, and boxes read empty that hold some
-    # ink: read once more lit from around them.
+    # ink: read once more lit from around them (one pass for both).
+    unsure = (crossed_p > EMPTY_P) & (crossed_p < CROSSED_P)
+    empty_with_ink = (crossed_p <= EMPTY_P) & (ink_mm2[:, 0] >= TURN_CHECK_INK_MM2)
     lit_p = np.full(len(crossed_p), np.nan)
-    unsure = np.flatnonzero((crossed_p > EMPTY_P) & (crossed_p < CROSSED_P))
-    if len(unsure):
-        lit_p[unsure] = classifier.crossed_probability(located.lit_from_around(unsure))
-    quiet = np.flatnonzero((crossed_p <= EMPTY_P) & (ink_mm2[:, 0] >= TURN_CHECK_INK_MM2))
-    if len(quiet):
-        lit_p[quiet] = classifier.crossed_probability(located.lit_from_around(quiet))
+    relit = np.flatnonzero(unsure | empty_with_ink)
+    if len(relit):
+        lit_p[relit] = classifier.crossed_probability(located.lit_from_around(relit))
     faint = bool(np.any((crossed_p >= CROSSED_P) & (ink_mm2[:, 0] < FAINT_MARK_MM2)))
     # Boxes read empty that hold some ink are looked at once more, turned.
     turned_p = np.zeros(len(crossed_p))
-    check = np.flatnonzero((crossed_p <= EMPTY_P) & (ink_mm2[:, 0] >= TURN_CHECK_INK_MM2))
+    check = np.flatnonzero(empty_with_ink)
     turned_p[check] = classifier.turned_probability(inputs[check])
     highest_p = crossed_p.copy()
     if faint:
@@ -966,24 +965,18 @@ def located_box_inputs(rectified: np.ndarray, sheet: Sheet, ref: BlankReference)
     if rectified.shape[:2] != (height, width):
         rectified = cv2.copyMakeBorder(rectified, 0, height - rectified.shape[0], 0,
                                        width - rectified.shape[1], cv2.BORDER_REPLICATE)
-    gray = cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY)
-    gray_half = cv2.resize(gray, ref.gray_half.shape[::-1], interpolation=cv2.INTER_AREA)
     boxes = sheet.boxes
-    correction, start = global_correction(gray_half.astype(np.float32), ref, boxes)
+    correction, start = global_correction(_gray_half(rectified, ref), ref, boxes)
     if correction is not None:
         rectified = cv2.warpPerspective(rectified, correction, (width, height),
                                         flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                         borderMode=cv2.BORDER_REPLICATE)
-        gray = cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY)
-        gray_half = cv2.resize(gray, ref.gray_half.shape[::-1], interpolation=cv2.INTER_AREA)
-    offsets, scores = locate_boxes(gray_half.astype(np.float32), ref, boxes, start=start)
+    offsets, scores = locate_boxes(_gray_half(rectified, ref), ref, boxes, start=start)
     offsets = regularise_offsets(offsets, scores, boxes, p)
     field = even_field(offsets, scores, boxes, p, (width, height))
     if field is not None:
         rectified = _resample(rectified, field)
-        gray_half = cv2.resize(cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY),
-                               ref.gray_half.shape[::-1], interpolation=cv2.INTER_AREA)
-        offsets, scores = locate_boxes(gray_half.astype(np.float32), ref, boxes)
+        offsets, scores = locate_boxes(_gray_half(rectified, ref), ref, boxes)
         offsets = regularise_offsets(offsets, scores, boxes, p)
     # (in a dim, noisy photo no box may match well: then all neighbours count)
     expected, _ = neighbour_offsets(offsets, scores, boxes, weak_too=True)
@@ -1027,6 +1020,13 @@ def located_box_inputs(rectified: np.ndarray, sheet: Sheet, ref: BlankReference)
 
     return LocatedInputs(inputs, ink_mm2, centres_px, second_place, second_inputs, scores,
                          lit_from_around)
+
+
+def _gray_half(image: np.ndarray, ref: BlankReference) -> np.ndarray:
+    """The rectified sheet in grey at the blank's half resolution (float32), for locating boxes."""
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    return cv2.resize(gray, ref.gray_half.shape[::-1],
+                      interpolation=cv2.INTER_AREA).astype(np.float32)
 
 
 def _box_input(plan: _BoxPlan, photo: np.ndarray, level: np.ndarray, cells: np.ndarray,
