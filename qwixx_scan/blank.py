@@ -51,6 +51,11 @@ class BlankReference:
     gray_half: np.ndarray
     gray_quarter: np.ndarray
 
+    @property
+    def size_px(self) -> tuple[int, int]:
+        """(width, height) in px."""
+        return self.image.shape[1], self.image.shape[0]
+
 
 _cache: dict[tuple[str, str, str | None, float], BlankReference] = {}
 _lock = threading.Lock()
@@ -85,14 +90,20 @@ def blank_reference(sheet: Sheet, px_per_mm: float) -> BlankReference:
     with _lock:
         ref = _cache.get(key)
     if ref is None:
-        # The whole definition, not just the geometry: colours and text are
-        # in the blank too.
-        arrays = cached_arrays("blank", f"{sheet!r} at {float(px_per_mm)!r} px/mm",
-                               lambda: _reference_arrays(sheet, px_per_mm))
-        ref = BlankReference(px_per_mm=float(px_per_mm), **arrays)
+        ref = load_reference(sheet, px_per_mm)
         with _lock:
             _cache[key] = ref
     return ref
+
+
+def load_reference(sheet: Sheet, px_per_mm: float) -> BlankReference:
+    """:func:`blank_reference` without keeping it in memory: for a caller that
+    keeps only what it derives from it (the reader's box plans)."""
+    # The whole definition, not just the geometry: colours and text are in
+    # the blank too.
+    arrays = cached_arrays("blank", f"{sheet!r} at {float(px_per_mm)!r} px/mm",
+                           lambda: _reference_arrays(sheet, px_per_mm))
+    return BlankReference(px_per_mm=float(px_per_mm), **arrays)
 
 
 def _reference_arrays(sheet: Sheet, px_per_mm: float) -> dict[str, np.ndarray]:

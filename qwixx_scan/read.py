@@ -43,12 +43,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+import threading
+
 import cv2
 import numpy as np
 
 from qwixx_print.layout import Box, Sheet
 
-from .blank import BlankReference, blank_reference
+from .blank import BlankReference, load_reference
 from .box_model import INPUT_CHANNELS, INPUT_PX, MEMBERS, SURE, box_classifier
 from .own_marks import like_own_crosses
 
@@ -309,7 +311,7 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float) -> dict
     Returns a verdict per box id, in the order of ``sheet.boxes``.
     """
     _check_image(rectified, sheet, px_per_mm)
-    ref = blank_reference(sheet, px_per_mm)
+    ref = reader_reference(sheet, px_per_mm)
     located = located_box_inputs(rectified, sheet, ref)
     inputs, ink_mm2, centres_px = located.inputs, located.ink_mm2, located.centres_px
     found = [(round(float(x) / ref.px_per_mm, 2), round(float(y) / ref.px_per_mm, 2))
@@ -499,7 +501,7 @@ def _check_image(rectified: np.ndarray, sheet: Sheet, px_per_mm: float) -> None:
 
 # --- 1. locate --------------------------------------------------------------
 
-def locate_boxes(photo_gray_half: np.ndarray, ref: BlankReference, boxes: tuple[Box, ...], *,
+def locate_boxes(photo_gray_half: np.ndarray, ref: "ReaderReference", boxes: tuple[Box, ...], *,
                  start: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Offset (dx, dy) in full-resolution px of each box's print, and match score.
 
@@ -573,7 +575,7 @@ def _match_box(photo: np.ndarray, pad: int, blank_gray_half: np.ndarray,
     return (((cx + bx + dx - search) * 2, (cy + by + dy - search) * 2), best, on_edge)
 
 
-def global_correction(photo_gray_half: np.ndarray, ref: BlankReference,
+def global_correction(photo_gray_half: np.ndarray, ref: "ReaderReference",
                       boxes: tuple[Box, ...]) -> tuple[np.ndarray | None, np.ndarray | None]:
     """How to put the boxes back where the blank has them when the sheet's fit
     is off by more than the box search absorbs: a homography (full-resolution
@@ -631,7 +633,7 @@ def global_correction(photo_gray_half: np.ndarray, ref: BlankReference,
     spacing = max(1, round(BEND_PEAK_SPACING_MM * ppm))
     found = np.array([_best_peaks(result, search, spacing) for result in results])
     found /= np.float32([ppm, ppm, 1])
-    size_mm = (ref.image.shape[1] / ref.px_per_mm, ref.image.shape[0] / ref.px_per_mm)
+    size_mm = (ref.size_px[0] / ref.px_per_mm, ref.size_px[1] / ref.px_per_mm)
     bent = bend_shifts(centres_mm, found, size_mm)
     if bent is not None and hom is not None:
         # Bent paper also leaves most boxes near some homography: the one
@@ -851,17 +853,16 @@ class _BoxPlan:
     flat, light pixels of the box's inside, where the paper level is
     measured; ``light_blank`` the blank there (0..1), ``light_cell``
     their light cell. ``around``: per channel, the same for light pixels
-    around the box. ``darkest``: the window's darkest blank values (a view
-    of the reference's uint8 image: the plans of every sheet stay cached).
-    ``blank_input``: the blank's channels of the network input. ``interior``:
-    the rows and columns of the window inside the box less its outline band.
+    around the box. ``blank_input``: the blank's channels of the network
+    input. ``interior``: the rows and columns of the window inside the box
+    less its outline band; ``darkest_inside``: the blank's darkest values
+    there (uint8, see BlankReference.darkest).
     ``fill``: how cells with too few light pixels take their level from the
     others (see _fill_weights).
     """
 
     box: Box
     window: tuple[int, int, int, int]  # x0, y0, x1, y1
-    darkest: np.ndarray
     light_index: np.ndarray
     light_blank: np.ndarray  # n x 3
     light_cell: np.ndarray  # the light cell of each light pixel
@@ -869,20 +870,63 @@ class _BoxPlan:
     around: tuple[tuple[np.ndarray, np.ndarray], ...]  # like light, outside the box
     blank_input: np.ndarray  # 3 x INPUT_PX x INPUT_PX
     interior: tuple[slice, slice]
+    darkest_inside: np.ndarray
     fill: tuple[np.ndarray, np.ndarray] | None  # see _fill_weights
 
 
-_plans: dict[tuple[int, str], tuple[list[_BoxPlan], "_Windows"]] = {}
+@dataclass(frozen=True)
+class ReaderReference:
+    """What the reader keeps of a sheet's blank reference: the grey images it
+    locates boxes on and every box's plan (see :class:`_BoxPlan`), but not
+    the blank's full-size images, which only the plans are made from (most
+    of a reference's memory, and every sheet read stays cached)."""
 
+    px_per_mm: float
+    size_px: tuple[int, int]  # width, height
+    gray_half: np.ndarray
+    gray_quarter: np.ndarray
+    plans: list[_BoxPlan]
+    windows: "_Windows"
 
-def _box_plans(ref: BlankReference, sheet: Sheet) -> tuple[list[_BoxPlan], "_Windows"]:
-    """Every box's plan and all of them put together (see :func:`_windows`)."""
-    key = (id(ref), sheet.fingerprint)
-    cached = _plans.get(key)
-    if cached is None:
+    @classmethod
+    def of(cls, ref: BlankReference, sheet: Sheet) -> ReaderReference:
         plans = [_plan(ref, box) for box in sheet.boxes]
-        cached = _plans[key] = (plans, _windows(plans))
-    return cached
+        return cls(ref.px_per_mm, ref.size_px, ref.gray_half, ref.gray_quarter, plans,
+                   _windows(plans))
+
+
+_readers: dict[tuple[str, str, str | None, float], ReaderReference] = {}
+_readers_lock = threading.Lock()
+
+
+def reader_reference(sheet: Sheet, px_per_mm: float) -> ReaderReference:
+    """The :class:`ReaderReference` of ``sheet`` at ``px_per_mm``, made once per process."""
+    key = (sheet.fingerprint, sheet.layout, sheet.letter, float(px_per_mm))
+    with _readers_lock:
+        reader = _readers.get(key)
+    if reader is None:
+        reader = ReaderReference.of(load_reference(sheet, px_per_mm), sheet)
+        with _readers_lock:
+            _readers[key] = reader
+    return reader
+
+
+# (each blank reference is kept with its plans: its id must not be reused)
+_of_blanks: dict[tuple[int, str], tuple[BlankReference, ReaderReference]] = {}
+
+
+def _as_reader(ref: BlankReference | ReaderReference, sheet: Sheet) -> ReaderReference:
+    """A caller's blank reference (training, tests) as the reader's, made once per reference."""
+    if isinstance(ref, ReaderReference):
+        return ref
+    key = (id(ref), sheet.fingerprint)
+    with _readers_lock:
+        cached = _of_blanks.get(key)
+    if cached is None:
+        cached = (ref, ReaderReference.of(ref, sheet))
+        with _readers_lock:
+            _of_blanks[key] = cached
+    return cached[1]
 
 
 def _plan(ref: BlankReference, box: Box) -> _BoxPlan:
@@ -912,12 +956,13 @@ def _plan(ref: BlankReference, box: Box) -> _BoxPlan:
     interior = (slice(iy0 - y0, iy1 - y0), slice(ix0 - x0, ix1 - x0))
     blank_input = cv2.resize(blank, (INPUT_PX, INPUT_PX), interpolation=cv2.INTER_AREA)
     return _BoxPlan(box=box, window=(x0, y0, x1, y1),
-                    darkest=ref.darkest[y0:y1, x0:x1],
                     light_index=light_index,
                     light_blank=blank.reshape(-1, 3)[light_index], light_cell=cells,
                     cell_counts=counts,
                     around=tuple(around), blank_input=blank_input.transpose(2, 0, 1).copy(),
-                    interior=interior, fill=_fill_weights(counts >= MIN_CELL_PIXELS))
+                    interior=interior,
+                    darkest_inside=ref.darkest[y0:y1, x0:x1][interior].copy(),
+                    fill=_fill_weights(counts >= MIN_CELL_PIXELS))
 
 
 @dataclass(frozen=True)
@@ -934,14 +979,15 @@ class LocatedInputs:
 
 
 def box_inputs(rectified: np.ndarray, sheet: Sheet,
-               ref: BlankReference) -> tuple[np.ndarray, np.ndarray]:
+               ref: BlankReference | ReaderReference) -> tuple[np.ndarray, np.ndarray]:
     """The network input of every box and the ink each box holds (see
     :func:`located_box_inputs`, which also says where each box was found)."""
     located = located_box_inputs(rectified, sheet, ref)
     return located.inputs, located.ink_mm2
 
 
-def located_box_inputs(rectified: np.ndarray, sheet: Sheet, ref: BlankReference) -> LocatedInputs:
+def located_box_inputs(rectified: np.ndarray, sheet: Sheet,
+                       ref: BlankReference | ReaderReference) -> LocatedInputs:
     """The network input of every box, the ink each box holds and where it was found.
 
     Returns ``inputs`` (n_boxes x 6 x INPUT_PX x INPUT_PX float32: the
@@ -959,8 +1005,9 @@ def located_box_inputs(rectified: np.ndarray, sheet: Sheet, ref: BlankReference)
     those boxes' input once more with the paper level taken just around
     each box and not evened out inside it (see LIT_FROM_AROUND).
     """
+    ref = _as_reader(ref, sheet)
     p = ref.px_per_mm
-    height, width = ref.image.shape[:2]
+    width, height = ref.size_px
     rectified = rectified[:height, :width]
     if rectified.shape[:2] != (height, width):
         rectified = cv2.copyMakeBorder(rectified, 0, height - rectified.shape[0], 0,
@@ -993,7 +1040,7 @@ def located_box_inputs(rectified: np.ndarray, sheet: Sheet, ref: BlankReference)
     pad = round((REACH_MM + SEARCH_MM + 0.5) * p + np.abs(offsets).max(initial=0.0))
     padded = cv2.copyMakeBorder(rectified, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
 
-    plans, windows = _box_plans(ref, sheet)
+    plans, windows = ref.plans, ref.windows
     photos, levels, cells, outside = _raw_windows(padded, pad, plans, windows, offsets)
     levels, covered = _covered_boxes(_box_levels(levels), boxes)
     inputs = np.empty((len(plans), INPUT_CHANNELS, INPUT_PX, INPUT_PX), np.float32)
@@ -1022,7 +1069,7 @@ def located_box_inputs(rectified: np.ndarray, sheet: Sheet, ref: BlankReference)
                          lit_from_around)
 
 
-def _gray_half(image: np.ndarray, ref: BlankReference) -> np.ndarray:
+def _gray_half(image: np.ndarray, ref: ReaderReference) -> np.ndarray:
     """The rectified sheet in grey at the blank's half resolution (float32), for locating boxes."""
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     return cv2.resize(gray, ref.gray_half.shape[::-1],
@@ -1037,7 +1084,7 @@ def _box_input(plan: _BoxPlan, photo: np.ndarray, level: np.ndarray, cells: np.n
     if covered:
         cells = np.ones_like(cells)  # measured on ink, not on paper
     photo = _normalise(photo, level, cells)
-    darkest = plan.darkest[plan.interior].astype(np.float32) * np.float32(1 / 255)
+    darkest = plan.darkest_inside.astype(np.float32) * np.float32(1 / 255)
     below = cv2.subtract(darkest, np.ascontiguousarray(photo[plan.interior]))
     # the darkest channel's margin; numpy's max over a 3-long last axis is
     # 13x slower than this (13 ms of a 12 MP photo's scan)

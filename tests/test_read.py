@@ -568,3 +568,31 @@ def test_a_cross_the_ink_count_misses_needs_every_network_but_a_sure_and_a_not_a
                      [0.98, 0.98, 0.98, 0.98, 0.98, 0.98],
                      [0.92, 0.92, 0.92, 0.92, 0.89, 0.92]])
     assert sure_of_a_cross(each).tolist() == [True, True, True, False, False, False]
+
+
+def test_the_reader_keeps_less_of_a_sheet_than_its_blank_reference(treden):
+    # Every sheet read stays cached for the rest of a batch (11 sheets in
+    # all): what the reader keeps must not include the blank's full-size
+    # images, which only its box plans are made from (it kept the blank
+    # reference and the plans: 1.5 times the reference alone).
+    from dataclasses import fields
+
+    from qwixx_scan.blank import blank_reference
+    from qwixx_scan.read import ReaderReference
+
+    def nbytes(obj, seen=None) -> int:
+        seen = set() if seen is None else seen
+        if id(obj) in seen:
+            return 0
+        seen.add(id(obj))
+        if isinstance(obj, np.ndarray):
+            return obj.nbytes
+        if isinstance(obj, (list, tuple)):
+            return sum(nbytes(o, seen) for o in obj)
+        if hasattr(obj, "__dataclass_fields__"):
+            return sum(nbytes(getattr(obj, f.name), seen) for f in fields(obj))
+        return 0
+
+    ref = blank_reference(treden, PX)
+    reader = ReaderReference.of(ref, treden)
+    assert nbytes(reader) < 0.7 * nbytes(ref)
