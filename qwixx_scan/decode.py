@@ -24,9 +24,11 @@ import numpy as np
 
 from qwixx_print.errors import PhotoError
 
-#: The largest picture we decode, in pixels (50 megapixels). Bigger files are
-#: refused before decoding so that a huge image cannot exhaust memory.
-MAX_PIXELS = 50_000_000
+#: The largest picture we decode, in pixels: 50 megapixels as cameras count
+#: them (a "50 MP" phone saves 8160 x 6120 or 8192 x 6144, 50.3 million).
+#: Bigger files are refused before decoding so that a huge image cannot
+#: exhaust memory (a 50-megapixel PNG, decoded at full size, peaks at 350 MB).
+MAX_PIXELS = 8192 * 6144
 #: Resolution at which PDF pages (flatbed scans) are rasterized.
 PDF_DPI = 300
 
@@ -116,8 +118,8 @@ def _sniff(head: bytes) -> str | None:
 def _check_size(path: Path, width: int, height: int, what: str = "the picture") -> None:
     if width * height > MAX_PIXELS:
         raise PhotoError(
-            f"{path}: {what} is {width} x {height} pixels ({width * height / 1e6:.0f} megapixels), "
-            f"more than the {MAX_PIXELS // 1_000_000} megapixels qwixx reads; "
+            f"{path}: {what} is {width} x {height} pixels ({width * height / 1e6:.1f} megapixels), "
+            "more than the 50 megapixels qwixx reads (8192 x 6144); "
             "save it at a smaller size and scan that"
         )
 
