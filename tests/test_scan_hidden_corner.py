@@ -331,6 +331,21 @@ def test_a_sheet_whose_boxes_cannot_be_placed_is_doubted_whole(tmp_path):
                      f"({SHEET_TOO_FAR_OFF}); not counted"]
 
 
+def test_a_sheet_whose_boxes_were_not_found_near_their_places_is_doubted_whole(tmp_path):
+    # An independent generator's photo (benchmarks/foreign_photos.py, seed
+    # 10, photo 134): bent 6.3 mm, tilted 38 degrees, the sheet a quarter of
+    # the frame. The left of the sheet lies further off the markers' fit
+    # than the box search reaches; 7 of the verdicts read there with
+    # confidence were wrong, and only 5 doubtful boxes sent the sheet to
+    # review. Now no box of it is trusted.
+    from qwixx_scan.read import SHEET_ASTRAY
+
+    sheet, _ = _independent_photo_sheet(tmp_path, 10, 134)
+    assert (sheet.sheet.layout, sheet.sheet.letter) == ("kettingen", "C")
+    assert sheet.status == "review"
+    assert {(v.state, v.note) for v in sheet.verdicts.values()} == {("uncertain", SHEET_ASTRAY)}
+
+
 def test_a_light_pencil_fill_is_read_lit_from_the_paper_around_it(tmp_path):
     # An independent generator's photo (benchmarks/foreign_photos.py, seed 7,
     # photo 49): a grey print, boxes shaded in lightly with pencil. Evening
