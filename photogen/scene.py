@@ -874,3 +874,72 @@ def _rotated_rect(centre: np.ndarray, length: float, width: float, angle: float)
     c = np.asarray(centre, float)
     return np.array([c - along - across, c + along - across, c + along + across,
                      c - along + across])
+
+
+# ------------------------------------------------- objects beside boxes (training)
+
+#: How far (mm) an object laid by :func:`lay_objects_by_boxes` may reach into
+#: a box past its outline; what lies further in stays visible.
+OBJECT_INTO_BOX_MM = 0.8
+
+
+def lay_objects_by_boxes(image: np.ndarray, sheet: Sheet, px_per_mm: float,
+                         rng: np.random.Generator, count: int) -> list[np.ndarray]:
+    """Lay up to ``count`` dice and pen ends on a flat sheet image (BGR uint8,
+    pixel (x, y) = sheet mm times ``px_per_mm``), each beside some box: its
+    edge between OBJECT_INTO_BOX_MM inside the box's outline and 2 mm outside
+    it, no object over the inside of any box, with a soft shadow. What a
+    table photo shows next to a box, for the box networks to learn to look
+    past. Returns the outlines (sheet mm, 4 x 2) of those laid."""
+    cores = [_rect_pts(Rect(b.rect.x + OBJECT_INTO_BOX_MM, b.rect.y + OBJECT_INTO_BOX_MM,
+                            b.rect.w - 2 * OBJECT_INTO_BOX_MM, b.rect.h - 2 * OBJECT_INTO_BOX_MM))
+             for b in sheet.boxes]
+    laid: list[np.ndarray] = []
+    for _ in range(count):
+        for _attempt in range(40):
+            box = sheet.boxes[int(rng.integers(len(sheet.boxes)))].rect
+            kind = "die" if rng.random() < 0.6 else "pen"
+            length, width = ((rng.uniform(12, 17),) * 2 if kind == "die"
+                             else (rng.uniform(30, 70), rng.uniform(8, 11)))
+            angle = rng.uniform(0, np.pi) if kind == "die" else rng.choice([0.0, np.pi / 2]) \
+                + rng.normal(0, 0.3)
+            side = int(rng.integers(4))  # the object lies above, right of, below, left of the box
+            normal = np.array([(0, -1), (1, 0), (0, 1), (-1, 0)][side], float)
+            edge = np.array([box.x + box.w / 2, box.y + box.h / 2]) + normal * np.array(
+                [box.w / 2, box.h / 2]) - normal * rng.uniform(-2.0, OBJECT_INTO_BOX_MM)
+            outline = _rotated_rect(np.zeros(2), length, width, angle)
+            reach = float(np.max(outline @ -normal))  # from its centre to its edge facing the box
+            centre = edge + normal * reach + np.array([-normal[1], normal[0]]) * rng.uniform(
+                -box.w / 2, box.w / 2)
+            outline = outline + centre
+            if all(_overlap(outline, q) <= 0 for q in cores) and all(
+                    _overlap(outline, o) <= 0 for o in laid):
+                _lay_object(image, kind, outline, centre, angle, length, px_per_mm, rng)
+                laid.append(outline)
+                break
+    return laid
+
+
+def _lay_object(image: np.ndarray, kind: str, outline: np.ndarray, centre: np.ndarray,
+                angle: float, size: float, px_per_mm: float, rng: np.random.Generator) -> None:
+    """Draw one object laid by :func:`lay_objects_by_boxes`, its shadow first."""
+    poly = outline * px_per_mm
+    shadow = np.zeros(image.shape[:2], np.float32)
+    offset = rng.uniform(1.0, 3.5, 2) * rng.choice([-1, 1], 2) * px_per_mm
+    _fill(shadow, poly + offset)
+    shadow = cv2.GaussianBlur(shadow, (0, 0), max(1.0, 1.5 * px_per_mm))
+    image[:] = (image * (1 - rng.uniform(0.2, 0.45) * shadow[..., None])).astype(np.uint8)
+    colour = np.array(_object_colour(kind, rng), float)
+    if kind == "pen":
+        axis = np.array([np.cos(angle), np.sin(angle)])
+        side = np.array([-axis[1], axis[0]]) * np.linalg.norm(outline[3] - outline[0]) / 2
+        c = centre * px_per_mm
+        _shaded_poly(image, poly, colour, across=np.array([c, c + side * px_per_mm]))
+        return
+    _shaded_poly(image, poly, colour, across=None, rounded=True)
+    pip = (30, 30, 30) if colour.mean() > 120 else (235, 235, 235)
+    rot = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+    for dx, dy in _PIPS[int(rng.integers(1, 7))]:
+        at = (centre + rot @ (np.array([dx, dy]) * size * 0.27)) * px_per_mm
+        cv2.circle(image, (int(at[0] * 16), int(at[1] * 16)), int(size * 0.08 * px_per_mm * 16),
+                   pip, -1, cv2.LINE_AA, 4)

@@ -177,3 +177,31 @@ def test_shading_covers_the_box_inside_its_outline_with_gaps(kind) -> None:
                     int((r.x + 0.15 * r.w) * ppm):int((r.x + 0.85 * r.w) * ppm)]
         assert 0.3 < inner.mean() < 0.97, f"{box_id}: {inner.mean():.2f} of the box inked"
         assert inner.any(axis=0).mean() > 0.9, f"{box_id}: not shaded across"
+
+
+def test_objects_laid_beside_boxes_leave_every_box_inside_visible():
+    # Training data for the box networks: dice and pens at boxes' edges,
+    # never over what a box holds (its inside, 0.8 mm in from the outline).
+    from photogen.scene import OBJECT_INTO_BOX_MM, lay_objects_by_boxes
+    from qwixx_print.layout import load_layout
+
+    sheet = load_layout("treden").sheet("C")
+    ppm = 4.0
+    blank = np.full((round(sheet.size_mm[1] * ppm), round(sheet.size_mm[0] * ppm), 3), 250,
+                    np.uint8)
+    for seed in range(4):
+        image = blank.copy()
+        outlines = lay_objects_by_boxes(image, sheet, ppm, np.random.default_rng(seed), 6)
+        assert len(outlines) >= 3 and (image != blank).any()
+        for outline in outlines:
+            poly = outline.astype(np.float32)
+            windows = inside = 0
+            for box in sheet.boxes:
+                r, m = box.rect, OBJECT_INTO_BOX_MM + 0.01
+                core = np.float32([[r.x + m, r.y + m], [r.x + r.w - m, r.y + m],
+                                   [r.x + r.w - m, r.y + r.h - m], [r.x + m, r.y + r.h - m]])
+                near = np.float32([[r.x - 2.1, r.y - 2.1], [r.x + r.w + 2.1, r.y - 2.1],
+                                   [r.x + r.w + 2.1, r.y + r.h + 2.1], [r.x - 2.1, r.y + r.h + 2.1]])
+                inside += cv2.intersectConvexConvex(poly, core)[0] > 0
+                windows += cv2.intersectConvexConvex(poly, near)[0] > 0
+            assert inside == 0 and windows >= 1

@@ -178,11 +178,13 @@ TURN_DEG = {"x": 45.0, "scribble": 45.0, "circle": 45.0, "check": 25.0, "slash":
 
 
 def flat_sheet(seed: int, pen: str | None = None, kind: str | None = None,
-               odd_ink: bool = False, turned: bool = False) -> tuple[np.ndarray, np.ndarray]:
+               odd_ink: bool = False, turned: bool = False,
+               objects: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """Inputs and labels of every box of one flat, degraded sheet; ``pen`` and
     ``kind`` force the player's pen and mark (photogen.strokes.random_style),
     ``odd_ink`` gives the pen one of :data:`ODD_INKS`, ``turned`` turns the
-    player's marks by up to :data:`TURN_DEG`."""
+    player's marks by up to :data:`TURN_DEG`, ``objects`` lays up to that many
+    dice and pens beside boxes (photogen.scene.lay_objects_by_boxes)."""
     from dataclasses import replace
 
     from photogen.play import play_sheet
@@ -209,6 +211,10 @@ def flat_sheet(seed: int, pen: str | None = None, kind: str | None = None,
                         second_share=0.0)
     printed = print_sheet(_blanks[(layout, letter)], random_printer(rng))
     flat, _ = draw_sheet_marks_detailed(printed, sheet, 16.0, truth, style, rng)
+    if objects:
+        from photogen.scene import lay_objects_by_boxes
+
+        lay_objects_by_boxes(flat, sheet, 16.0, rng, objects)
     rectified = degrade(flat, 16.0, d, rng)
     inputs, _ = box_inputs(rectified, sheet, blank_reference(sheet, READ_PX_PER_MM))
     labels = np.array([b.id in set(truth.marked) for b in sheet.boxes], np.uint8)
@@ -253,26 +259,29 @@ def photo_sheets(seed: int) -> tuple[np.ndarray, np.ndarray]:
     return np.concatenate(xs), np.concatenate(ys)
 
 
-def _job(job: tuple[str, int, str | None, str | None, bool, bool]
+def _job(job: tuple[str, int, str | None, str | None, bool, bool, int]
          ) -> tuple[str, int, np.ndarray, np.ndarray]:
-    kind, seed, pen, mark, odd_ink, turned = job
+    kind, seed, pen, mark, odd_ink, turned, objects = job
     cv2.setNumThreads(1)
-    x, y = flat_sheet(seed, pen, mark, odd_ink, turned) if kind == "flat" else photo_sheets(seed)
+    x, y = flat_sheet(seed, pen, mark, odd_ink, turned, objects) if kind == "flat" \
+        else photo_sheets(seed)
     return kind, seed, x, y
 
 
 def generate(out: Path, flat: int, photos: int, jobs: int, start: int,
              pens: list[str] | None = None, marks: list[str] | None = None,
-             odd_inks: bool = False, turned: bool = False) -> None:
+             odd_inks: bool = False, turned: bool = False, objects: int = 0) -> None:
     """``pens``/``marks``: the flat sheets cycle through these pens and mark
     kinds instead of drawing them at photogen's odds (more data where the
     reader is weak); ``odd_inks``: their pens write in :data:`ODD_INKS`;
-    ``turned``: their marks are turned (see :data:`TURN_DEG`)."""
+    ``turned``: their marks are turned (see :data:`TURN_DEG`); ``objects``:
+    up to that many dice and pens lie beside boxes of each flat sheet."""
     out.mkdir(parents=True, exist_ok=True)
     pens, marks = pens or [None], marks or [None]
     work = [("flat", SEED_BASE + start + k, pens[k % len(pens)],
-             marks[k // len(pens) % len(marks)], odd_inks, turned) for k in range(flat)] + \
-           [("photo", SEED_BASE + 50_000 + start + k, None, None, False, False)
+             marks[k // len(pens) % len(marks)], odd_inks, turned, objects)
+            for k in range(flat)] + \
+           [("photo", SEED_BASE + 50_000 + start + k, None, None, False, False, 0)
             for k in range(photos)]
     xs, ys, seeds, kinds = [], [], [], []
     t0 = time.time()
@@ -572,6 +581,8 @@ def main() -> None:
                    help="flat sheets' pens write in coloured inks photogen does not use")
     g.add_argument("--turned", action="store_true",
                    help="flat sheets' marks turned far (an X up to a plus)")
+    g.add_argument("--objects", type=int, default=0,
+                   help="up to this many dice and pens lie beside boxes of each flat sheet")
     t = sub.add_parser("train")
     t.add_argument("--data", type=Path, required=True)
     t.add_argument("--epochs", type=int, default=8)
@@ -598,7 +609,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.command == "generate":
         generate(args.out, args.flat, args.photos, args.jobs, args.start, args.pen, args.mark,
-                 args.odd_inks, args.turned)
+                 args.odd_inks, args.turned, args.objects)
     elif args.command == "train":
         train(args.data, args.epochs, args.threads, args.member, args.seed)
     elif args.command == "tune":
