@@ -51,10 +51,9 @@ def beside(sheet, outlines: list[np.ndarray]) -> np.ndarray:
     """Per box: whether some object's outline (mm) reaches into its window."""
     out = np.zeros(len(sheet.boxes), bool)
     for k, box in enumerate(sheet.boxes):
-        r = box.rect
-        window = np.float32([[r.x - WINDOW_MM, r.y - WINDOW_MM], [r.x + r.w + WINDOW_MM, r.y - WINDOW_MM],
-                             [r.x + r.w + WINDOW_MM, r.y + r.h + WINDOW_MM],
-                             [r.x - WINDOW_MM, r.y + r.h + WINDOW_MM]])
+        r, g = box.rect, WINDOW_MM
+        window = np.float32([[r.x - g, r.y - g], [r.x + r.w + g, r.y - g],
+                             [r.x + r.w + g, r.y + r.h + g], [r.x - g, r.y + r.h + g]])
         out[k] = any(cv2.intersectConvexConvex(window, o.astype(np.float32))[0] > 0
                      for o in outlines)
     return out
@@ -99,10 +98,11 @@ def main() -> None:
     for name, label in (("with", "the object there"), ("without", "nothing there")):
         got = np.array(rows[name], float).reshape(-1, 2)
         c, p = got[:, 0] == 1, got[:, 1]
+        doubtful = (p > EMPTY_P) & (p < CROSSED_P)
         print(f"{label:28} {c.sum():8.0f} {np.mean(p[c] >= CROSSED_P):14.1%} "
-              f"{np.mean((p[c] > EMPTY_P) & (p[c] < CROSSED_P)):9.1%} {np.mean(p[c] <= EMPTY_P):7.1%}"
+              f"{np.mean(doubtful[c]):9.1%} {np.mean(p[c] <= EMPTY_P):7.1%}"
               f"   {(~c).sum():6.0f} {np.mean(p[~c] >= CROSSED_P):14.1%} "
-              f"{np.mean((p[~c] > EMPTY_P) & (p[~c] < CROSSED_P)):9.1%}")
+              f"{np.mean(doubtful[~c]):9.1%}")
 
 
 if __name__ == "__main__":
