@@ -35,7 +35,7 @@ sys.path.insert(0, str(ROOT / "training"))
 
 from photogen.play import play_sheet  # noqa: E402
 from photogen.printer import print_sheet, random_printer  # noqa: E402
-from photogen.scene import lay_objects_by_boxes  # noqa: E402
+from photogen.scene import boxes_beside, lay_objects_by_boxes  # noqa: E402
 from photogen.strokes import draw_sheet_marks_detailed, random_style  # noqa: E402
 from qwixx_print.layout import load_layout  # noqa: E402
 from qwixx_scan.blank import blank_reference, render_blank  # noqa: E402
@@ -45,18 +45,6 @@ from reader_benchmark import READ_PX_PER_MM, SHEETS, degrade  # noqa: E402
 from train_box_classifier import wide_degradation  # noqa: E402
 
 PPM = 16.0
-
-
-def beside(sheet, outlines: list[np.ndarray]) -> np.ndarray:
-    """Per box: whether some object's outline (mm) reaches into its window."""
-    out = np.zeros(len(sheet.boxes), bool)
-    for k, box in enumerate(sheet.boxes):
-        r, g = box.rect, WINDOW_MM
-        window = np.float32([[r.x - g, r.y - g], [r.x + r.w + g, r.y - g],
-                             [r.x + r.w + g, r.y + r.h + g], [r.x - g, r.y + r.h + g]])
-        out[k] = any(cv2.intersectConvexConvex(window, o.astype(np.float32))[0] > 0
-                     for o in outlines)
-    return out
 
 
 def main() -> None:
@@ -85,7 +73,7 @@ def main() -> None:
         plain, _ = draw_sheet_marks_detailed(printed, sheet, PPM, truth, style, rng)
         laid = plain.copy()
         outlines = lay_objects_by_boxes(laid, sheet, PPM, rng, args.objects)
-        near = beside(sheet, outlines)
+        near = boxes_beside(sheet, outlines, WINDOW_MM)
         crossed = np.array([b.id in set(truth.marked) for b in sheet.boxes])
         ref = blank_reference(sheet, READ_PX_PER_MM)
         for name, image in (("with", laid), ("without", plain)):

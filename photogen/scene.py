@@ -920,6 +920,18 @@ def lay_objects_by_boxes(image: np.ndarray, sheet: Sheet, px_per_mm: float,
     return laid
 
 
+def boxes_beside(sheet: Sheet, outlines: list[np.ndarray], reach_mm: float) -> np.ndarray:
+    """Per box of ``sheet``: whether some outline (sheet mm) comes within
+    ``reach_mm`` of its outline (into the window a reader looks at)."""
+    out = np.zeros(len(sheet.boxes), bool)
+    for k, box in enumerate(sheet.boxes):
+        r = box.rect
+        near = _rect_pts(Rect(r.x - reach_mm, r.y - reach_mm, r.w + 2 * reach_mm,
+                              r.h + 2 * reach_mm))
+        out[k] = any(_overlap(near, o) > 0 for o in outlines)
+    return out
+
+
 def _lay_object(image: np.ndarray, kind: str, outline: np.ndarray, centre: np.ndarray,
                 angle: float, size: float, px_per_mm: float, rng: np.random.Generator) -> None:
     """Draw one object laid by :func:`lay_objects_by_boxes`, its shadow first."""

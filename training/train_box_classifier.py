@@ -184,7 +184,8 @@ def flat_sheet(seed: int, pen: str | None = None, kind: str | None = None,
     ``kind`` force the player's pen and mark (photogen.strokes.random_style),
     ``odd_ink`` gives the pen one of :data:`ODD_INKS`, ``turned`` turns the
     player's marks by up to :data:`TURN_DEG`, ``objects`` lays up to that many
-    dice and pens beside boxes (photogen.scene.lay_objects_by_boxes)."""
+    dice and pens beside boxes (photogen.scene.lay_objects_by_boxes) and
+    keeps only the boxes they lie beside (the rest are like any flat sheet's)."""
     from dataclasses import replace
 
     from photogen.play import play_sheet
@@ -211,14 +212,17 @@ def flat_sheet(seed: int, pen: str | None = None, kind: str | None = None,
                         second_share=0.0)
     printed = print_sheet(_blanks[(layout, letter)], random_printer(rng))
     flat, _ = draw_sheet_marks_detailed(printed, sheet, 16.0, truth, style, rng)
+    keep = np.ones(len(sheet.boxes), bool)
     if objects:
-        from photogen.scene import lay_objects_by_boxes
+        from photogen.scene import boxes_beside, lay_objects_by_boxes
+        from qwixx_scan.read import WINDOW_MM
 
-        lay_objects_by_boxes(flat, sheet, 16.0, rng, objects)
+        keep = boxes_beside(sheet, lay_objects_by_boxes(flat, sheet, 16.0, rng, objects),
+                            WINDOW_MM)
     rectified = degrade(flat, 16.0, d, rng)
     inputs, _ = box_inputs(rectified, sheet, blank_reference(sheet, READ_PX_PER_MM))
     labels = np.array([b.id in set(truth.marked) for b in sheet.boxes], np.uint8)
-    return _quantise(inputs), labels
+    return _quantise(inputs[keep]), labels[keep]
 
 
 def photo_sheets(seed: int) -> tuple[np.ndarray, np.ndarray]:
