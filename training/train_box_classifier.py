@@ -78,6 +78,15 @@ pens and marks given above with ``--start 10000``, ``12000``, ``14000``,
 74.2 -> 76.5 %, ``e`` 73.6 -> 76.2 %; three epochs at three times the learning
 rate learned no more (``a`` 56.8 %, ``b`` 64.1 %).
 
+Tried and not adopted: tuning on boxes with a die or a pen end lying at
+their edge (``generate --flat 900 --photos 0 --start 24000 --objects 6
+--pen pencil --pen pencil --pen pencil --pen blue-ballpoint --pen
+black-ballpoint --pen felt-pen --mark shade --mark dense-shade --mark x
+--mark shade --mark check --mark slash --mark scribble --mark circle``,
+8,120 boxes, the replay runs above): at the usual rate held-out crosses
+beside objects moved by 0-0.2 points, at ``--per-run 4000 --lr 3e-4
+--epochs 3`` ``b`` 83.9 -> 84.4 %, and benchmarks/objects_benchmark.py's
+pencil shade beside objects read empty 10.1 -> 9.5 % (``b`` and ``c``).
 Check a new network with benchmarks/unseen_marks_benchmark.py as well as
 scan_benchmark.py before adopting it. ``c`` alone read fresh photos better
 than ``b`` alone (seed 5: 96.0 % of sheets exact against 94.5 %) but
