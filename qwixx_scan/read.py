@@ -40,10 +40,9 @@ y / px_per_mm), x right, y down, top-left trim corner at (0, 0).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-
-import threading
 
 import cv2
 import numpy as np
@@ -288,14 +287,15 @@ HIDDEN_PRINT = ("read empty, but its print is hardly seen there (read in the wro
 #: were unsure of came above 0.85.
 LIT_FROM_AROUND = ("read crossed once the light inside it was taken as that of the paper "
                    "around it (shaded in)")
-#: Not done: reading a box still unsure in every turn (mirrored either way,
-#: turned half round) and taking it as crossed where the networks lean to a
-#: cross in all four. Over 2,737 sheets that took 13 crosses (light fills
-#: most) out of doubt and no empty box (each came to 0.5 or less in some
-#: turn), but it made one table sheet ``ok`` with a wrong score: beside its
-#: two unsure fills, a third fill with a die lying at its edge was read
-#: empty by all five networks (0.001-0.035). A sheet's doubtful fills are
-#: what sends such a sheet to review.
+# Not done: reading a box still unsure in every turn (mirrored either way,
+# turned half round) and taking it as crossed where the networks lean to a
+# cross in all four. Over 2,737 sheets that took 13 crosses (light fills
+# most) out of doubt and no empty box (each came to 0.5 or less in some
+# turn), but it made one table sheet ``ok`` with a wrong score: beside its
+# two unsure fills, a third fill with a die lying at its edge was read
+# empty by all five networks (0.001-0.035). A sheet's doubtful fills are
+# what sends such a sheet to review.
+
 #: A box read empty that holds TURN_CHECK_INK_MM2 of ink or more is read lit
 #: from around it too: a fill so even that the evening out took all of it
 #: for shade reads empty with confidence (all five networks at 0.01-0.08 on

@@ -87,6 +87,7 @@ black-ballpoint --pen felt-pen --mark shade --mark dense-shade --mark x
 beside objects moved by 0-0.2 points, at ``--per-run 4000 --lr 3e-4
 --epochs 3`` ``b`` 83.9 -> 84.4 %, and benchmarks/objects_benchmark.py's
 pencil shade beside objects read empty 10.1 -> 9.5 % (``b`` and ``c``).
+
 Check a new network with benchmarks/unseen_marks_benchmark.py as well as
 scan_benchmark.py before adopting it. ``c`` alone read fresh photos better
 than ``b`` alone (seed 5: 96.0 % of sheets exact against 94.5 %) but
