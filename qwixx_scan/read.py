@@ -352,12 +352,9 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float) -> dict
     # Boxes found away from their neighbours: also read where they put them.
     second_p = np.full(len(crossed_p), np.nan)
     second_p[located.second_place] = classifier.crossed_probability(located.second_inputs)
-    if _placed_too_poorly(located.second_place, crossed_p, second_p):
-        return {box.id: BoxVerdict(box.id, "uncertain", 0.0, SHEET_TOO_FAR_OFF, found_at_mm=at)
-                for box, at in zip(sheet.boxes, found)}
-    if np.count_nonzero(located.astray) > MAX_ASTRAY \
-            and np.median(located.match) >= ASTRAY_SHEET_MATCH:
-        return {box.id: BoxVerdict(box.id, "uncertain", 0.0, SHEET_ASTRAY, found_at_mm=at)
+    untrusted = _why_no_box_is_trusted(located, crossed_p, second_p)
+    if untrusted is not None:
+        return {box.id: BoxVerdict(box.id, "uncertain", 0.0, untrusted, found_at_mm=at)
                 for box, at in zip(sheet.boxes, found)}
     # Boxes the networks are unsure of, and boxes read empty that hold some
     # ink: read once more lit from around them (one pass for both).
@@ -406,12 +403,20 @@ def sure_of_a_cross(each: np.ndarray) -> np.ndarray:
         & (each[lenient] > 1 - SURE)
 
 
-def _placed_too_poorly(away: np.ndarray, crossed_p: np.ndarray, second_p: np.ndarray) -> bool:
-    """Whether so many boxes were found away from their neighbours' places
-    (``away``: their indices), empty ones among them, that no box of the
-    sheet can be trusted (see MAX_FOUND_AWAY)."""
+def _why_no_box_is_trusted(located: LocatedInputs, crossed_p: np.ndarray,
+                           second_p: np.ndarray) -> str | None:
+    """The note for every box of a sheet placed too poorly to trust any box of
+    it, else None: so many boxes found away from their neighbours' places,
+    empty ones among them (see MAX_FOUND_AWAY), or not found near their own
+    (see MAX_ASTRAY)."""
+    away = located.second_place
     empty = (crossed_p[away] <= EMPTY_P) | (second_p[away] <= EMPTY_P)
-    return len(away) > MAX_FOUND_AWAY and np.count_nonzero(empty) >= MIN_EMPTY_AWAY
+    if len(away) > MAX_FOUND_AWAY and np.count_nonzero(empty) >= MIN_EMPTY_AWAY:
+        return SHEET_TOO_FAR_OFF
+    if np.count_nonzero(located.astray) > MAX_ASTRAY \
+            and np.median(located.match) >= ASTRAY_SHEET_MATCH:
+        return SHEET_ASTRAY
+    return None
 
 
 def _settle_by_own_marks(verdicts: list[BoxVerdict], inputs: np.ndarray, ink_mm2: np.ndarray,
@@ -536,7 +541,7 @@ def _check_image(rectified: np.ndarray, sheet: Sheet, px_per_mm: float) -> None:
 
 # --- 1. locate --------------------------------------------------------------
 
-def locate_boxes(photo_gray_half: np.ndarray, ref: "ReaderReference", boxes: tuple[Box, ...], *,
+def locate_boxes(photo_gray_half: np.ndarray, ref: ReaderReference, boxes: tuple[Box, ...], *,
                  start: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Offset (dx, dy) in full-resolution px of each box's print, match score,
     and whether the box went astray (see MAX_ASTRAY).
@@ -612,7 +617,7 @@ def _match_box(photo: np.ndarray, pad: int, blank_gray_half: np.ndarray,
     return (((cx + bx + dx - search) * 2, (cy + by + dy - search) * 2), best, on_edge)
 
 
-def global_correction(photo_gray_half: np.ndarray, ref: "ReaderReference",
+def global_correction(photo_gray_half: np.ndarray, ref: ReaderReference,
                       boxes: tuple[Box, ...]) -> tuple[np.ndarray | None, np.ndarray | None]:
     """How to put the boxes back where the blank has them when the sheet's fit
     is off by more than the box search absorbs: a homography (full-resolution
