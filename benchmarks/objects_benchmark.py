@@ -36,7 +36,8 @@ sys.path.insert(0, str(ROOT / "training"))
 from photogen.play import play_sheet  # noqa: E402
 from photogen.printer import print_sheet, random_printer  # noqa: E402
 from photogen.scene import boxes_beside, lay_objects_by_boxes  # noqa: E402
-from photogen.strokes import draw_sheet_marks_detailed, random_style  # noqa: E402
+from photogen.strokes import (EXTRA_KINDS, MARK_KINDS, PENS,  # noqa: E402
+                              draw_sheet_marks_detailed, random_style)
 from qwixx_print.layout import load_layout  # noqa: E402
 from qwixx_scan.blank import blank_reference, render_blank  # noqa: E402
 from qwixx_scan.box_model import box_classifier  # noqa: E402
@@ -52,9 +53,12 @@ def main() -> None:
     parser.add_argument("--sheets", type=int, default=40)
     parser.add_argument("--seed", type=int, default=3000)
     parser.add_argument("--objects", type=int, default=6, help="objects laid per sheet (at most)")
-    parser.add_argument("--pen", default=None, help="every sheet with this pen (photogen's)")
-    parser.add_argument("--kind", default=None, help="every sheet marked this way (photogen's)")
+    parser.add_argument("--pen", choices=sorted(PENS), help="every sheet with this pen")
+    parser.add_argument("--kind", choices=MARK_KINDS + EXTRA_KINDS,
+                        help="every sheet marked this way")
     args = parser.parse_args()
+    if args.objects < 1 or args.sheets < 1:
+        parser.error("--objects and --sheets must be 1 or more")
     cv2.setNumThreads(1)
     classifier = box_classifier()
     blanks: dict = {}

@@ -621,6 +621,8 @@ def main() -> None:
     c.add_argument("--photos", type=int, default=150)
     c.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
+    if getattr(args, "objects", 0) < 0:
+        parser.error("--objects must be 0 or more")
     if args.command == "generate":
         generate(args.out, args.flat, args.photos, args.jobs, args.start, args.pen, args.mark,
                  args.odd_inks, args.turned, args.objects)
