@@ -152,8 +152,11 @@ def draw_sheet_marks(image_bgr: np.ndarray, sheet: Sheet, px_per_mm: float, trut
 
 def draw_sheet_marks_detailed(image_bgr: np.ndarray, sheet: Sheet, px_per_mm: float,
                               truth: SheetTruth, style: MarkStyle, rng: np.random.Generator,
-                              *, extras: bool = True) -> tuple[np.ndarray, MarkReport]:
-    """Like :func:`draw_sheet_marks`, also returning a :class:`MarkReport`."""
+                              *, extras: bool = True, skip_tilt_deg: float | None = None
+                              ) -> tuple[np.ndarray, MarkReport]:
+    """Like :func:`draw_sheet_marks`, also returning a :class:`MarkReport`.
+    ``skip_tilt_deg``: skip lines tilted evenly up to this far either way and
+    bowed a little (see :meth:`_InkWriter.skip_line`), not nearly level."""
     if image_bgr.ndim != 3 or image_bgr.shape[2] != 3 or image_bgr.dtype != np.uint8:
         raise ValueError(f"image_bgr must be an HxWx3 uint8 array, not {image_bgr.shape} "
                          f"{image_bgr.dtype}")
@@ -169,7 +172,7 @@ def draw_sheet_marks_detailed(image_bgr: np.ndarray, sheet: Sheet, px_per_mm: fl
     if not extras:
         return out, report
     for box_id in truth.skip_lined:
-        ink.skip_line(sheet.box(box_id).rect)
+        ink.skip_line(sheet.box(box_id).rect, skip_tilt_deg)
     report.stray_dots = int(rng.choice(4, p=[0.55, 0.25, 0.13, 0.07]))
     empty = [b for b in sheet.boxes if b.id not in set(truth.marked) | set(truth.skip_lined)]
     for _ in range(report.stray_dots):
@@ -240,17 +243,28 @@ class _InkWriter:
             placed.append((pts * size) @ rot.T + (cx, cy))
         self._draw(placed, rounding=1 if kind == "scribble" else 0 if kind in _SHADES else 3)
 
-    def skip_line(self, rect: Rect) -> None:
+    def skip_line(self, rect: Rect, tilt_deg: float | None = None) -> None:
+        """A line through a skipped number: nearly level (3.4 degrees typical),
+        or with ``tilt_deg`` tilted evenly up to that far and bowed by up to
+        a twentieth of its length, as hurried hands draw it."""
         rng = self.rng
         length = rect.w * self.style.skip_line_len * rng.uniform(0.85, 1.15)
         cx = rect.x + rect.w / 2 + rng.normal(0, 0.05) * rect.w
         cy = rect.y + rect.h / 2 + rng.normal(0, 0.06) * rect.h
         tilt = rng.normal(0, 0.06) * length
-        a = (cx - length / 2, cy + tilt / 2)
-        b = (cx + length / 2, cy - tilt / 2)
+        bow = 0.0
+        if tilt_deg is not None:  # drawn after the usual draws: without it, a seed's lines stay
+            tilt = float(np.tan(np.deg2rad(rng.uniform(-tilt_deg, tilt_deg)))) * length
+            bow = float(rng.uniform(-0.05, 0.05)) * length
+        a = np.array([cx - length / 2, cy + tilt / 2])
+        b = np.array([cx + length / 2, cy - tilt / 2])
         if rng.random() < 0.5:
             a, b = b, a
-        self._draw([np.array([a, b])])
+        if bow:
+            across = np.array([-(b - a)[1], (b - a)[0]]) / length
+            self._draw([np.array([a, (a + b) / 2 + across * bow, b])])
+        else:
+            self._draw([np.array([a, b])])
 
     def dot(self, x_mm: float, y_mm: float) -> None:
         r = self.style.width_mm * self.rng.uniform(0.5, 1.1)

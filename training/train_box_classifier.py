@@ -189,13 +189,16 @@ TURN_DEG = {"x": 45.0, "scribble": 45.0, "circle": 45.0, "check": 25.0, "slash":
 
 def flat_sheet(seed: int, pen: str | None = None, kind: str | None = None,
                odd_ink: bool = False, turned: bool = False,
-               objects: int = 0) -> tuple[np.ndarray, np.ndarray]:
+               objects: int = 0, skip_tilt: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
     """Inputs and labels of every box of one flat, degraded sheet; ``pen`` and
     ``kind`` force the player's pen and mark (photogen.strokes.random_style),
     ``odd_ink`` gives the pen one of :data:`ODD_INKS`, ``turned`` turns the
     player's marks by up to :data:`TURN_DEG`, ``objects`` lays up to that many
     dice and pens beside boxes (photogen.scene.lay_objects_by_boxes) and
-    keeps only the boxes they lie beside (the rest are like any flat sheet's)."""
+    keeps only the boxes they lie beside (the rest are like any flat sheet's);
+    ``skip_tilt`` (degrees) has the player line every skipped number, the
+    lines tilted up to that far (photogen.strokes.draw_sheet_marks_detailed),
+    and keeps only those boxes and the crossed ones."""
     from dataclasses import replace
 
     from photogen.play import play_sheet
@@ -211,7 +214,8 @@ def flat_sheet(seed: int, pen: str | None = None, kind: str | None = None,
     sheet = load_layout(layout).sheet(letter)
     if (layout, letter) not in _blanks:
         _blanks[(layout, letter)] = render_blank(sheet, 16.0)
-    truth = play_sheet(sheet, rng, illegal_share=0.1)
+    truth = play_sheet(sheet, rng, illegal_share=0.1, skip_line_share=1.0) if skip_tilt \
+        else play_sheet(sheet, rng, illegal_share=0.1)
     d, hard = wide_degradation(rng)
     style = random_style(rng, hard=hard or rng.random() < 0.3, style_mix=0.25, pen=pen, kind=kind)
     if odd_ink:
@@ -221,8 +225,11 @@ def flat_sheet(seed: int, pen: str | None = None, kind: str | None = None,
         style = replace(style, slant_deg=float(rng.uniform(-limit, limit)), second_kind=None,
                         second_share=0.0)
     printed = print_sheet(_blanks[(layout, letter)], random_printer(rng))
-    flat, _ = draw_sheet_marks_detailed(printed, sheet, 16.0, truth, style, rng)
+    flat, _ = draw_sheet_marks_detailed(printed, sheet, 16.0, truth, style, rng,
+                                        skip_tilt_deg=skip_tilt or None)
     keep = np.ones(len(sheet.boxes), bool)
+    if skip_tilt:
+        keep = np.array([b.id in set(truth.skip_lined) | set(truth.marked) for b in sheet.boxes])
     if objects:
         from photogen.scene import boxes_beside, lay_objects_by_boxes
         from qwixx_scan.read import WINDOW_MM
@@ -273,29 +280,32 @@ def photo_sheets(seed: int) -> tuple[np.ndarray, np.ndarray]:
     return np.concatenate(xs), np.concatenate(ys)
 
 
-def _job(job: tuple[str, int, str | None, str | None, bool, bool, int]
+def _job(job: tuple[str, int, str | None, str | None, bool, bool, int, float]
          ) -> tuple[str, int, np.ndarray, np.ndarray]:
-    kind, seed, pen, mark, odd_ink, turned, objects = job
+    kind, seed, pen, mark, odd_ink, turned, objects, skip_tilt = job
     cv2.setNumThreads(1)
-    x, y = flat_sheet(seed, pen, mark, odd_ink, turned, objects) if kind == "flat" \
+    x, y = flat_sheet(seed, pen, mark, odd_ink, turned, objects, skip_tilt) if kind == "flat" \
         else photo_sheets(seed)
     return kind, seed, x, y
 
 
 def generate(out: Path, flat: int, photos: int, jobs: int, start: int,
              pens: list[str] | None = None, marks: list[str] | None = None,
-             odd_inks: bool = False, turned: bool = False, objects: int = 0) -> None:
+             odd_inks: bool = False, turned: bool = False, objects: int = 0,
+             skip_tilt: float = 0.0) -> None:
     """``pens``/``marks``: the flat sheets cycle through these pens and mark
     kinds instead of drawing them at photogen's odds (more data where the
     reader is weak); ``odd_inks``: their pens write in :data:`ODD_INKS`;
     ``turned``: their marks are turned (see :data:`TURN_DEG`); ``objects``:
-    up to that many dice and pens lie beside boxes of each flat sheet."""
+    up to that many dice and pens lie beside boxes of each flat sheet;
+    ``skip_tilt``: lines through skipped numbers tilted up to that many
+    degrees (see :func:`flat_sheet`)."""
     out.mkdir(parents=True, exist_ok=True)
     pens, marks = pens or [None], marks or [None]
     work = [("flat", SEED_BASE + start + k, pens[k % len(pens)],
-             marks[k // len(pens) % len(marks)], odd_inks, turned, objects)
+             marks[k // len(pens) % len(marks)], odd_inks, turned, objects, skip_tilt)
             for k in range(flat)] + \
-           [("photo", SEED_BASE + 50_000 + start + k, None, None, False, False, 0)
+           [("photo", SEED_BASE + 50_000 + start + k, None, None, False, False, 0, 0.0)
             for k in range(photos)]
     xs, ys, seeds, kinds = [], [], [], []
     t0 = time.time()
@@ -378,7 +388,7 @@ def _batches(stored: np.ndarray, rng: np.random.Generator, size: int = 256):
 
 def tune(member: str, new: Path, replay: list[Path], epochs: int, threads: int,
          per_run: int = 14_000, lr: float = 1e-4, out: Path | None = None,
-         seed: int = 0) -> None:
+         seed: int = 0, learn_all: bool = False) -> None:
     """Teach the shipped network ``member`` the marks in ``new`` (a generate
     run of a kind it reads poorly) while it keeps saying what it said.
 
@@ -389,8 +399,12 @@ def tune(member: str, new: Path, replay: list[Path], epochs: int, threads: int,
     box keeps a probability of 0.001 rather than drifting to 0.02, which the
     reader's thresholds (FAINT_EMPTY_P 0.005) would notice. (Learning from
     labels everywhere, an earlier try, moved empty boxes to 0.02-0.3 and
-    cost photogen sheets.) Prints, per epoch, how the held-out crosses of
-    ``new`` read and how far held-out boxes of the replay runs moved.
+    cost photogen sheets.) With ``learn_all`` every box of ``new`` learns
+    from its label (a run of boxes the network reads wrongly either way, such
+    as ``generate --skip-tilt``'s lines through skipped numbers beside
+    crosses). Prints, per epoch, how the held-out crosses (and with
+    ``learn_all`` empty boxes) of ``new`` read and how far held-out boxes of
+    the replay runs moved.
     """
     import torch
 
@@ -413,8 +427,10 @@ def tune(member: str, new: Path, replay: list[Path], epochs: int, threads: int,
         held.append(data["x"][np.sort(rng.choice(spare, min(1500, len(spare)), replace=False))])
     x, held_replay = np.concatenate(xs), np.concatenate(held)
     learn = np.zeros(len(x), bool)
-    learn[:len(xs[0])] = fresh["y"][~held_new] == 1
-    print(f"tune {member} on {len(x)} boxes, {learn.sum()} of them crosses to learn",
+    learn[:len(xs[0])] = True if learn_all else fresh["y"][~held_new] == 1
+    labels = np.zeros(len(x), np.float32)
+    labels[:len(xs[0])] = fresh["y"][~held_new]
+    print(f"tune {member} on {len(x)} boxes, {learn.sum()} of them to learn from their labels",
           file=sys.stderr)
     shipped_held = _probabilities(teacher, held_replay)
     opt = torch.optim.AdamW(student.parameters(), lr=lr, weight_decay=0.0)
@@ -432,7 +448,7 @@ def tune(member: str, new: Path, replay: list[Path], epochs: int, threads: int,
                 target = teacher(xb).squeeze(1).clamp(-12, 12)
             logit = student(xb).squeeze(1)
             mark = torch.from_numpy(learn[idx])
-            loss = torch.where(mark, bce(logit, torch.ones_like(logit)),
+            loss = torch.where(mark, bce(logit, torch.from_numpy(labels[idx])),
                                (logit.clamp(-12, 12) - target) ** 2).mean()
             opt.zero_grad()
             loss.backward()
@@ -442,8 +458,9 @@ def tune(member: str, new: Path, replay: list[Path], epochs: int, threads: int,
         p, y = _probabilities(student, fresh["x"][held_new]), fresh["y"][held_new] == 1
         now = _probabilities(student, held_replay)
         low = shipped_held < 0.005
+        empties = f" (empty boxes 0.1 or less: {np.mean(p[~y] <= 0.1):.1%})" if learn_all else ""
         print(f"epoch {epoch + 1}: loss {total / len(x):.4f} ({time.time() - t0:.0f} s); "
-              f"held-out crosses of the new run read 0.9+: {np.mean(p[y] >= 0.9):.1%}; "
+              f"held-out crosses of the new run read 0.9+: {np.mean(p[y] >= 0.9):.1%}{empties}; "
               f"held-out replay boxes read under 0.005 before, 0.005+ now: "
               f"{np.mean(now[low] >= 0.005):.2%}, verdicts at 0.5 changed: "
               f"{np.mean((now >= 0.5) != (shipped_held >= 0.5)):.2%}", file=sys.stderr)
@@ -597,6 +614,9 @@ def main() -> None:
                    help="flat sheets' marks turned far (an X up to a plus)")
     g.add_argument("--objects", type=int, default=0,
                    help="up to this many dice and pens lie beside boxes of each flat sheet")
+    g.add_argument("--skip-tilt", type=float, default=0.0, metavar="DEG",
+                   help="flat sheets' players line every skipped number, tilted up to DEG "
+                        "degrees; only those boxes and the crossed ones are kept")
     t = sub.add_parser("train")
     t.add_argument("--data", type=Path, required=True)
     t.add_argument("--epochs", type=int, default=8)
@@ -617,15 +637,19 @@ def main() -> None:
     u.add_argument("--lr", type=float, default=1e-4)
     u.add_argument("--out", type=Path,
                    help="write the network here (default: the scanner's file for the member)")
+    u.add_argument("--learn-all", action="store_true",
+                   help="every box of --new learns from its label, not only its crosses")
     c = sub.add_parser("calibrate")
     c.add_argument("--photos", type=int, default=150)
     c.add_argument("--jobs", type=int, default=2)
     args = parser.parse_args()
     if getattr(args, "objects", 0) < 0:
         parser.error("--objects must be 0 or more")
+    if not 0 <= getattr(args, "skip_tilt", 0.0) <= 45:
+        parser.error("--skip-tilt must be 0 to 45 degrees")
     if args.command == "generate":
         generate(args.out, args.flat, args.photos, args.jobs, args.start, args.pen, args.mark,
-                 args.odd_inks, args.turned, args.objects)
+                 args.odd_inks, args.turned, args.objects, args.skip_tilt)
     elif args.command == "train":
         train(args.data, args.epochs, args.threads, args.member, args.seed)
     elif args.command == "tune":
@@ -633,7 +657,7 @@ def main() -> None:
         if missing:
             parser.error(f"no such run: {', '.join(missing)} (make one with generate)")
         tune(args.member, args.new, args.replay, args.epochs, args.threads, args.per_run,
-             args.lr, args.out)
+             args.lr, args.out, learn_all=args.learn_all)
     else:
         calibrate(args.photos, args.jobs)
 
