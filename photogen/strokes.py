@@ -131,6 +131,8 @@ class MarkReport:
 
     ``kinds``: box id -> mark kind drawn there. ``dots_in_boxes``: boxes that
     got a stray dot (not a cross). ``totals_written``: field -> number written.
+    ``skip_tilts``: box id -> how far its skip line is tilted (degrees, + is
+    anticlockwise on the sheet).
     """
 
     kinds: dict[str, str] = field(default_factory=dict)
@@ -138,6 +140,7 @@ class MarkReport:
     stray_dots: int = 0
     totals_written: dict[str, int] = field(default_factory=dict)
     name_written: str | None = None
+    skip_tilts: dict[str, float] = field(default_factory=dict)
 
 
 def draw_sheet_marks(image_bgr: np.ndarray, sheet: Sheet, px_per_mm: float, truth: SheetTruth,
@@ -172,7 +175,7 @@ def draw_sheet_marks_detailed(image_bgr: np.ndarray, sheet: Sheet, px_per_mm: fl
     if not extras:
         return out, report
     for box_id in truth.skip_lined:
-        ink.skip_line(sheet.box(box_id).rect, skip_tilt_deg)
+        report.skip_tilts[box_id] = ink.skip_line(sheet.box(box_id).rect, skip_tilt_deg)
     report.stray_dots = int(rng.choice(4, p=[0.55, 0.25, 0.13, 0.07]))
     empty = [b for b in sheet.boxes if b.id not in set(truth.marked) | set(truth.skip_lined)]
     for _ in range(report.stray_dots):
@@ -243,10 +246,11 @@ class _InkWriter:
             placed.append((pts * size) @ rot.T + (cx, cy))
         self._draw(placed, rounding=1 if kind == "scribble" else 0 if kind in _SHADES else 3)
 
-    def skip_line(self, rect: Rect, tilt_deg: float | None = None) -> None:
+    def skip_line(self, rect: Rect, tilt_deg: float | None = None) -> float:
         """A line through a skipped number: nearly level (3.4 degrees typical),
         or with ``tilt_deg`` tilted evenly up to that far and bowed by up to
-        a twentieth of its length, as hurried hands draw it."""
+        a twentieth of its length, as hurried hands draw it. Returns its tilt
+        (degrees, + anticlockwise)."""
         rng = self.rng
         length = rect.w * self.style.skip_line_len * rng.uniform(0.85, 1.15)
         cx = rect.x + rect.w / 2 + rng.normal(0, 0.05) * rect.w
@@ -265,6 +269,7 @@ class _InkWriter:
             self._draw([np.array([a, (a + b) / 2 + across * bow, b])])
         else:
             self._draw([np.array([a, b])])
+        return float(np.degrees(np.arctan(tilt / length)))
 
     def dot(self, x_mm: float, y_mm: float) -> None:
         r = self.style.width_mm * self.rng.uniform(0.5, 1.1)

@@ -1,0 +1,97 @@
+"""How the box networks read lines through skipped numbers, by their tilt.
+
+Players strike through the numbers they skip; the rules even advise it. Such
+a line is not a cross, but a steep one looks like a slash, which is. This
+script draws played sheets flat, every player lining every skipped number
+(photogen's marks otherwise, every pen and kind at photogen's odds), the
+lines tilted evenly up to --max-tilt degrees either way
+(photogen.strokes.draw_sheet_marks_detailed's ``skip_tilt_deg``), degrades
+each sheet the training's wide way (no hard shadows) and asks the networks about every box.
+
+    python benchmarks/skip_lines_benchmark.py [--sheets 60] [--seed 7000] [--max-tilt 30]
+
+Prints, per band of tilt, the share of lined boxes the combined networks
+read crossed (a wrong box: the worst), doubtful and empty, and below them
+how the sheets' crossed boxes read (they must not suffer for it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+sys.path.insert(0, str(ROOT / "training"))
+
+from photogen.play import play_sheet  # noqa: E402
+from photogen.printer import print_sheet, random_printer  # noqa: E402
+from photogen.strokes import draw_sheet_marks_detailed, random_style  # noqa: E402
+from qwixx_print.layout import load_layout  # noqa: E402
+from qwixx_scan.blank import blank_reference, render_blank  # noqa: E402
+from qwixx_scan.box_model import box_classifier  # noqa: E402
+from qwixx_scan.read import CROSSED_P, EMPTY_P, box_inputs  # noqa: E402
+from reader_benchmark import READ_PX_PER_MM, SHEETS, degrade  # noqa: E402
+from train_box_classifier import wide_degradation  # noqa: E402
+
+PPM = 16.0
+BAND_DEG = 5.0
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sheets", type=int, default=60)
+    parser.add_argument("--seed", type=int, default=7000)
+    parser.add_argument("--max-tilt", type=float, default=30.0,
+                        help="lines tilted evenly up to this many degrees either way")
+    args = parser.parse_args()
+    if args.sheets < 1:
+        parser.error("--sheets must be 1 or more")
+    if not 0 < args.max_tilt <= 45:
+        parser.error("--max-tilt must be above 0 and at most 45 degrees")
+    cv2.setNumThreads(1)
+    classifier = box_classifier()
+    blanks: dict = {}
+    tilts, lined_p, crossed_p = [], [], []
+    for k in range(args.sheets):
+        rng = np.random.default_rng(args.seed + k)
+        layout, letter = SHEETS[int(rng.integers(len(SHEETS)))]
+        sheet = load_layout(layout).sheet(letter)
+        if (layout, letter) not in blanks:
+            blanks[(layout, letter)] = render_blank(sheet, PPM)
+        truth = play_sheet(sheet, rng, skip_line_share=1.0)
+        degradation, hard = wide_degradation(rng)
+        degradation = replace(degradation, shadow=1.0)  # a hard shadow's edge is another matter
+        style = random_style(rng, hard=hard, style_mix=0.25)
+        printed = print_sheet(blanks[(layout, letter)], random_printer(rng))
+        image, report = draw_sheet_marks_detailed(printed, sheet, PPM, truth, style, rng,
+                                                  skip_tilt_deg=args.max_tilt)
+        rectified = degrade(image, PPM, degradation, np.random.default_rng(k))
+        inputs, _ = box_inputs(rectified, sheet, blank_reference(sheet, READ_PX_PER_MM))
+        p = classifier.crossed_probability(inputs)
+        ids = [b.id for b in sheet.boxes]
+        for box_id, tilt in report.skip_tilts.items():
+            tilts.append(abs(tilt))
+            lined_p.append(p[ids.index(box_id)])
+        crossed_p += [p[ids.index(box_id)] for box_id in truth.marked]
+    tilts, lined_p, crossed_p = map(np.array, (tilts, lined_p, crossed_p))
+    print(f"{'lines tilted':16} {'lines':>6} {'read: crossed':>14} {'doubtful':>9} {'empty':>7}")
+    for lo in np.arange(0.0, args.max_tilt, BAND_DEG):
+        hi = min(lo + BAND_DEG, args.max_tilt)
+        p = lined_p[(tilts >= lo) & (tilts < hi)]
+        if len(p):
+            print(f"{lo:4.0f}-{hi:2.0f} degrees    {len(p):6d} {np.mean(p >= CROSSED_P):14.1%} "
+                  f"{np.mean((p > EMPTY_P) & (p < CROSSED_P)):9.1%} {np.mean(p <= EMPTY_P):7.1%}")
+    print(f"{'crossed boxes':16} {len(crossed_p):6d} {np.mean(crossed_p >= CROSSED_P):14.1%} "
+          f"{np.mean((crossed_p > EMPTY_P) & (crossed_p < CROSSED_P)):9.1%} "
+          f"{np.mean(crossed_p <= EMPTY_P):7.1%}")
+
+
+if __name__ == "__main__":
+    main()
