@@ -371,6 +371,22 @@ def test_a_sheet_evened_out_with_a_box_past_the_image_stays_doubted_whole(tmp_pa
     assert {(v.state, v.note) for v in sheet.verdicts.values()} == {("uncertain", SHEET_ASTRAY)}
 
 
+def test_boxes_found_past_the_edge_of_the_sheet_are_not_read_empty(tmp_path):
+    # An independent generator's photo (benchmarks/foreign_photos.py, seed 6,
+    # photo 88): bent and steep, the sheet's first column was found 13-19 mm
+    # left of the rectified image, none of its boxes inside; two crossed
+    # boxes read empty from the image's edge copied outward.
+    from qwixx_scan.read import UNSEEN
+
+    sheet, expected = _independent_photo_sheet(tmp_path, 6, 88)
+    first_column = ("red-2", "yellow-2", "green-12", "blue-12")
+    assert {(sheet.verdicts[b].state, sheet.verdicts[b].note) for b in first_column} == {
+        ("uncertain", UNSEEN)}
+    crossed = {b for b, v in sheet.verdicts.items() if v.state == "crossed"}
+    marked = set(expected["marked"])
+    assert crossed <= marked and marked - crossed <= set(sheet.uncertain)
+
+
 def test_a_light_pencil_fill_is_read_lit_from_the_paper_around_it(tmp_path):
     # An independent generator's photo (benchmarks/foreign_photos.py, seed 7,
     # photo 49): a grey print, boxes shaded in lightly with pencil. Evening
