@@ -167,16 +167,14 @@ ASTRAY_SHEET_MATCH = 0.3
 #: under a camera tilted 29-40 degrees, often with a corner marker hidden,
 #: one corner of a sheet lies further off than the box search reaches while
 #: the rest is found. The sheet is read so only where then no box goes
-#: astray and none lies past the edge of the rectified image by more than
-#: BEYOND_MM (copied outward there, not seen); else it is doubted whole
-#: after all. Over 4,263 sheets (independent seeds 1-16 and their tables,
-#: photogen seeds 4-11) 9 sheets had boxes astray that no even field had
-#: already put right: 3 are now read (2 exactly, 1 with 2 doubtful boxes,
-#: no box wrong); of the 6 still doubted whole, two read so would have had
-#: wrong boxes (3 on a sheet whose left third lay past the image, a crossed
-#: lock box past its right edge read empty).
+#: astray; else it is doubted whole after all. Over 4,263 sheets
+#: (independent seeds 1-16 and their tables, photogen seeds 4-11) 9 sheets
+#: had boxes astray that no even field had already put right: 6 are now
+#: read (2 exactly, 4 with 2-4 doubtful boxes, no box wrong; a crossed lock
+#: box found past the image's edge, read empty there, is doubtful: see
+#: MIN_SEEN_SHARE); the sheet whose left third lay past the image, 3 boxes
+#: still astray, stays doubted whole.
 BENT_FIELD_MATCH = 0.6
-BEYOND_MM = 0.5
 #: A box found so far past the edge of the rectified image that less than
 #: MIN_SEEN_SHARE of it lies inside was not seen (the image's edge copied
 #: outward is all there is) and is doubtful. On steep photos of bent sheets
@@ -1127,7 +1125,7 @@ def located_box_inputs(rectified: np.ndarray, sheet: Sheet,
     past = np.maximum(np.maximum(size / 2 - centres_px, 0),
                       np.maximum(centres_px + size / 2 - np.float32([width, height]), 0))
     unseen = np.prod(np.clip(1 - past / size, 0, 1), axis=1) < MIN_SEEN_SHARE
-    unplaced = bent_far and bool(astray.any() or (past > BEYOND_MM * p).any())
+    unplaced = bent_far and bool(astray.any())
     # A border so that every shifted window lies inside the image.
     pad = round((REACH_MM + SEARCH_MM + 0.5) * p + np.abs(offsets).max(initial=0.0))
     padded = cv2.copyMakeBorder(rectified, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
