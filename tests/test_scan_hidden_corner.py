@@ -438,3 +438,20 @@ def test_a_pale_sheet_whose_print_hardly_matches_is_not_doubted_for_it(tmp_path)
     assert SHEET_ASTRAY not in {v.note for v in sheet.verdicts.values()}
     (want,) = [t for t in photo.truth["sheets"] if (t["layout"], t["letter"]) == ("kettingen", "C")]
     assert {b for b, v in sheet.verdicts.items() if v.state == "crossed"} == set(want["marked"])
+
+
+def test_a_lighter_fill_of_a_player_who_shades_lightly_is_not_read_empty(tmp_path):
+    # An independent generator's photo (benchmarks/foreign_photos.py, seed
+    # 13, photo 35): a player shading boxes in with pencil, some read
+    # crossed only once lit from the paper around them. Blue 10, a step box
+    # shaded lighter than the others (0.44 mm^2 of ink), read empty at
+    # 0.002-0.005; lit, a toss-up. It is doubtful, not empty.
+    from qwixx_scan.read import LIT_FROM_AROUND, LIT_LEANS
+
+    sheet, expected = _independent_photo_sheet(tmp_path, 13, 35)
+    assert "blue-10" in expected["marked"]
+    assert LIT_FROM_AROUND in {v.note for v in sheet.verdicts.values()}
+    assert (sheet.verdicts["blue-10"].state, sheet.verdicts["blue-10"].note) == (
+        "uncertain", LIT_LEANS)
+    crossed = {b for b, v in sheet.verdicts.items() if v.state == "crossed"}
+    assert crossed <= set(expected["marked"])
