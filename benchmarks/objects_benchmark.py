@@ -38,11 +38,10 @@ from photogen.printer import print_sheet, random_printer  # noqa: E402
 from photogen.scene import boxes_beside, lay_objects_by_boxes  # noqa: E402
 from photogen.strokes import (EXTRA_KINDS, MARK_KINDS, PENS,  # noqa: E402
                               draw_sheet_marks_detailed, random_style)
-from qwixx_print.layout import load_layout  # noqa: E402
-from qwixx_scan.blank import blank_reference, render_blank  # noqa: E402
+from qwixx_scan.blank import blank_reference  # noqa: E402
 from qwixx_scan.box_model import box_classifier  # noqa: E402
 from qwixx_scan.read import CROSSED_P, EMPTY_P, WINDOW_MM, box_inputs  # noqa: E402
-from reader_benchmark import READ_PX_PER_MM, SHEETS, degrade  # noqa: E402
+from reader_benchmark import READ_PX_PER_MM, degrade, drawn_sheet  # noqa: E402
 from train_box_classifier import wide_degradation  # noqa: E402
 
 PPM = 16.0
@@ -65,15 +64,12 @@ def main() -> None:
     rows = {"with": [], "without": []}  # (crossed?, combined p) of boxes beside an object
     for k in range(args.sheets):
         rng = np.random.default_rng(args.seed + k)
-        layout, letter = SHEETS[int(rng.integers(len(SHEETS)))]
-        sheet = load_layout(layout).sheet(letter)
-        if (layout, letter) not in blanks:
-            blanks[(layout, letter)] = render_blank(sheet, PPM)
+        sheet, blank = drawn_sheet(rng, blanks, PPM)
         truth = play_sheet(sheet, rng)
         degradation, hard = wide_degradation(rng)
         degradation = replace(degradation, shadow=1.0)
         style = random_style(rng, hard=hard, style_mix=0.25, pen=args.pen, kind=args.kind)
-        printed = print_sheet(blanks[(layout, letter)], random_printer(rng))
+        printed = print_sheet(blank, random_printer(rng))
         plain, _ = draw_sheet_marks_detailed(printed, sheet, PPM, truth, style, rng)
         laid = plain.copy()
         outlines = lay_objects_by_boxes(laid, sheet, PPM, rng, args.objects)

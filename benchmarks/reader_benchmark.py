@@ -43,6 +43,16 @@ SHEETS = [("classic", None)] + [("treden", x) for x in "ABCDE"] + \
          [("kettingen", x) for x in "ABCDE"]
 
 
+def drawn_sheet(rng: np.random.Generator, blanks: dict, ppm: float):
+    """One of SHEETS, drawn by ``rng``, and its blank at ``ppm`` px/mm (BGR;
+    rendered once into ``blanks``)."""
+    layout, letter = SHEETS[int(rng.integers(len(SHEETS)))]
+    sheet = load_layout(layout).sheet(letter)
+    if (layout, letter) not in blanks:
+        blanks[(layout, letter)] = render_blank(sheet, ppm)
+    return sheet, blanks[(layout, letter)]
+
+
 @dataclass(frozen=True)
 class Degradation:
     """How much the simulated photo and rectification spoil the flat sheet."""

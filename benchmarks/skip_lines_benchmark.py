@@ -33,11 +33,10 @@ sys.path.insert(0, str(ROOT / "training"))
 from photogen.play import play_sheet  # noqa: E402
 from photogen.printer import print_sheet, random_printer  # noqa: E402
 from photogen.strokes import draw_sheet_marks_detailed, random_style  # noqa: E402
-from qwixx_print.layout import load_layout  # noqa: E402
-from qwixx_scan.blank import blank_reference, render_blank  # noqa: E402
+from qwixx_scan.blank import blank_reference  # noqa: E402
 from qwixx_scan.box_model import box_classifier  # noqa: E402
 from qwixx_scan.read import CROSSED_P, EMPTY_P, box_inputs  # noqa: E402
-from reader_benchmark import READ_PX_PER_MM, SHEETS, degrade  # noqa: E402
+from reader_benchmark import READ_PX_PER_MM, degrade, drawn_sheet  # noqa: E402
 from train_box_classifier import wide_degradation  # noqa: E402
 
 PPM = 16.0
@@ -61,15 +60,12 @@ def main() -> None:
     tilts, lined_p, crossed_p = [], [], []
     for k in range(args.sheets):
         rng = np.random.default_rng(args.seed + k)
-        layout, letter = SHEETS[int(rng.integers(len(SHEETS)))]
-        sheet = load_layout(layout).sheet(letter)
-        if (layout, letter) not in blanks:
-            blanks[(layout, letter)] = render_blank(sheet, PPM)
+        sheet, blank = drawn_sheet(rng, blanks, PPM)
         truth = play_sheet(sheet, rng, skip_line_share=1.0)
         degradation, hard = wide_degradation(rng)
         degradation = replace(degradation, shadow=1.0)  # a hard shadow's edge is another matter
         style = random_style(rng, hard=hard, style_mix=0.25)
-        printed = print_sheet(blanks[(layout, letter)], random_printer(rng))
+        printed = print_sheet(blank, random_printer(rng))
         image, report = draw_sheet_marks_detailed(printed, sheet, PPM, truth, style, rng,
                                                   skip_tilt_deg=args.max_tilt)
         rectified = degrade(image, PPM, degradation, np.random.default_rng(k))
