@@ -1072,11 +1072,8 @@ class LocatedInputs:
     match: np.ndarray
     lit_from_around: Callable[[np.ndarray], np.ndarray]
     astray: np.ndarray
-    #: The sheet was evened out along the boxes found to find the rest, and
-    #: still some went astray or lie past the image (see BENT_FIELD_MATCH).
-    unplaced: bool = False
-    #: Per box: it lies past the image's edge, not seen (see MIN_SEEN_SHARE).
-    unseen: np.ndarray | None = None
+    unseen: np.ndarray
+    unplaced: bool
 
 
 def box_inputs(rectified: np.ndarray, sheet: Sheet,
@@ -1105,7 +1102,11 @@ def located_box_inputs(rectified: np.ndarray, sheet: Sheet,
     correlation, see :func:`locate_boxes`); ``lit_from_around(indices)``:
     those boxes' input once more with the paper level taken just around
     each box and not evened out inside it (see LIT_FROM_AROUND); ``astray``:
-    the boxes whose print was not found near their place (see MAX_ASTRAY).
+    the boxes whose print was not found near their place (see MAX_ASTRAY);
+    ``unseen``: the boxes found past the image's edge, hardly any of them
+    inside (see MIN_SEEN_SHARE); ``unplaced``: the sheet was evened out along
+    the boxes found to find the rest, and still some went astray (see
+    BENT_FIELD_MATCH).
     """
     ref = _as_reader(ref, sheet)
     p = ref.px_per_mm
@@ -1180,7 +1181,7 @@ def located_box_inputs(rectified: np.ndarray, sheet: Sheet,
         return out
 
     return LocatedInputs(inputs, ink_mm2, centres_px, second_place, second_inputs, scores,
-                         lit_from_around, astray, unplaced, unseen)
+                         lit_from_around, astray, unseen, unplaced)
 
 
 def _gray_half(image: np.ndarray, ref: ReaderReference) -> np.ndarray:
