@@ -181,7 +181,7 @@ BENT_FIELD_MATCH = 0.6
 #: a row's first or last box can lie past the trim as the markers place it:
 #: over 4,263 sheets, boxes found up to 6.7 mm past it (a quarter of the box
 #: still inside) were all read right; of those found 9.6-19 mm past it (none
-#: of the box inside), 3 were read wrong (empty) and 4 empty by chance, on
+#: of the box inside), 3 were read wrong (empty) and 3 empty by chance, on
 #: sheets sent to review for their neighbours.
 MIN_SEEN_SHARE = 0.2
 #: The note of a box not seen (see MIN_SEEN_SHARE).
