@@ -281,6 +281,11 @@ UNANIMOUS_EXCEPT = "a"
 #: of four photo sets this made at most one empty box per set doubtful. (A
 #: tiny blue tick at the edge of an 8, 0.55 mm^2, got 0.004, 0.009 and
 #: 0.000 from the three deciders: their median alone would have passed it.)
+#: Not raised: at 0.015, 16 empty boxes of 4,263 sheets (independent seeds
+#: 1-16 and their tables, photogen seeds 4-11) came out of doubt, none of
+#: them crossed (+10 sheets exact; the one crossed box this rule caught
+#: there got 0.025), but a box of light pencil hatching in
+#: benchmarks/unseen_marks_benchmark.py, at 0.005-0.01, was read empty.
 FAINT_MARK_MM2 = 0.5
 FAINT_EMPTY_P = 0.005
 #: A box read empty that holds TURN_CHECK_INK_MM2 of ink or more is shown to
