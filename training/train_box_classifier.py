@@ -237,7 +237,8 @@ def flat_sheet(seed: int, pen: str | None = None, kind: str | None = None,
                                         skip_tilt_deg=skip_tilt or None)
     keep = np.ones(len(sheet.boxes), bool)
     if skip_tilt:
-        keep = np.array([b.id in set(truth.skip_lined) | set(truth.marked) for b in sheet.boxes])
+        lined_or_crossed = set(truth.skip_lined) | set(truth.marked)
+        keep = np.array([b.id in lined_or_crossed for b in sheet.boxes])
     if objects:
         from photogen.scene import boxes_beside, lay_objects_by_boxes
         from qwixx_scan.read import WINDOW_MM
