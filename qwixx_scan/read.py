@@ -172,8 +172,9 @@ ASTRAY_SHEET_MATCH = 0.3
 #: had boxes astray that no even field had already put right: 6 are now
 #: read (2 exactly, 4 with 2-4 doubtful boxes, no box wrong; a crossed lock
 #: box found past the image's edge, read empty there, is doubtful: see
-#: MIN_SEEN_SHARE); the sheet whose left third lay past the image, 3 boxes
-#: still astray, stays doubted whole.
+#: MIN_SEEN_SHARE); of the 3 still doubted whole, two had too few boxes
+#: found to fit a field to, and one, whose left third lay past the image,
+#: had 3 boxes still astray (3 of its boxes read wrong, read so).
 BENT_FIELD_MATCH = 0.6
 #: A box found so far past the edge of the rectified image that less than
 #: MIN_SEEN_SHARE of it lies inside was not seen (the image's edge copied
