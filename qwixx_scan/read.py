@@ -410,8 +410,7 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float) -> dict
     if len(relit):
         lit_p[relit] = classifier.crossed_probability(located.lit_from_around(relit))
     # A player who shades boxes in lightly: every box read empty is read lit too.
-    light_fills = bool(np.any(unsure & (lit_p >= CROSSED_P)
-                              & (ink_mm2[:, 0] >= CROSSED_MIN_INK_MM2)))
+    light_fills = bool(np.any(unsure & _crossed_once_lit(lit_p, ink_mm2[:, 0])))
     if light_fills:
         rest = np.flatnonzero((crossed_p <= EMPTY_P) & np.isnan(lit_p))
         if len(rest):
@@ -437,13 +436,11 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float) -> dict
                                unanimous=bool(sure), median_p=float(median),
                                print_match=float(match), kind=box.kind,
                                lit_p=None if np.isnan(lit) else float(lit),
-                               light_fills=light_fills),
+                               light_fills=light_fills, seen=not unseen),
                         found_at_mm=at)
-                for box, p, (ink, deep), turned, high, second, at, sure, match, median, lit
+                for box, p, (ink, deep), turned, high, second, at, sure, match, median, lit, unseen
                 in zip(sheet.boxes, crossed_p, ink_mm2, turned_p, highest_p, second_p, found,
-                       unanimous, located.match, median_p, lit_p)]
-    verdicts = [BoxVerdict(v.box_id, "uncertain", 0.0, UNSEEN, found_at_mm=v.found_at_mm)
-                if unseen else v for v, unseen in zip(verdicts, located.unseen)]
+                       unanimous, located.match, median_p, lit_p, located.unseen)]
     return {v.box_id: v for v in _settle_by_own_marks(verdicts, inputs, ink_mm2[:, 0],
                                                       classifier)}
 
@@ -517,7 +514,8 @@ def decide(box_id: str, crossed_p: float, ink_mm2: float, deep_ink_mm2: float, *
            highest_p: float | None = None, second_place_p: float | None = None,
            unanimous: bool = False, print_match: float = 1.0,
            median_p: float | None = None, kind: str = "number",
-           lit_p: float | None = None, light_fills: bool = False) -> BoxVerdict:
+           lit_p: float | None = None, light_fills: bool = False,
+           seen: bool = True) -> BoxVerdict:
     """One box's verdict from the network's probability and the ink (mm^2,
     darker than the print by INK_DARKNESS) and deep ink (by DEEP_INK_DARKNESS)
     the box holds. ``faint_marks``: some cross on this sheet is very faint
@@ -534,7 +532,11 @@ def decide(box_id: str, crossed_p: float, ink_mm2: float, deep_ink_mm2: float, *
     a toss-up (``crossed_p`` 0.5: two networks sure of opposite verdicts)
     leans to, for the rules to settle (see :mod:`qwixx_scan.settle`). ``lit_p``:
     the probability with the box lit from around it (see LIT_FROM_AROUND and
-    LIT_CROSSED)."""
+    LIT_CROSSED); ``light_fills``: the player shades boxes in lightly (see
+    LIGHT_FILL_LIT_P). ``seen``: False for a box found past the image's edge
+    (see MIN_SEEN_SHARE), which nothing else tells about."""
+    if not seen:
+        return BoxVerdict(box_id, "uncertain", 0.0, UNSEEN)
     if second_place_p is not None and print_match < HIDDEN_PRINT_MATCH \
             and second_place_p >= CROSSED_P:
         # Its print was hardly seen where the box was found (ink over it),
@@ -566,7 +568,7 @@ def decide(box_id: str, crossed_p: float, ink_mm2: float, deep_ink_mm2: float, *
             return BoxVerdict(box_id, "uncertain", 0.3, "read empty, but this player's crosses "
                               "can be very faint", lean="empty")
         return BoxVerdict(box_id, "empty", round(1.0 - crossed_p, 3), "")
-    if lit_p is not None and lit_p >= CROSSED_P and ink_mm2 >= CROSSED_MIN_INK_MM2:
+    if lit_p is not None and _crossed_once_lit(lit_p, ink_mm2):
         return BoxVerdict(box_id, "crossed", round(lit_p, 3), LIT_FROM_AROUND)
     # A toss-up (two networks sure of opposite verdicts) leans where the
     # deciding networks' median points, so that the rules may settle it: an
@@ -578,6 +580,12 @@ def decide(box_id: str, crossed_p: float, ink_mm2: float, deep_ink_mm2: float, *
     lean = "crossed" if toward > 0.5 else "empty" if toward < 0.5 else ""
     return BoxVerdict(box_id, "uncertain", round(max(crossed_p, 1.0 - crossed_p), 3) * 0.5,
                       DOUBTFUL_MARK, lean=lean)
+
+
+def _crossed_once_lit(lit_p, ink_mm2):
+    """Whether a box the networks are unsure of is crossed, read lit from
+    around it (see LIT_FROM_AROUND); per box where given arrays."""
+    return (lit_p >= CROSSED_P) & (ink_mm2 >= CROSSED_MIN_INK_MM2)
 
 
 def _band(p: float) -> str:
