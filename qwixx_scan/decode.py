@@ -24,11 +24,12 @@ import numpy as np
 
 from qwixx_print.errors import PhotoError
 
-#: The largest picture we decode, in pixels: 50 megapixels as cameras count
+#: The largest picture we decode (MAX_PIXELS in all): 50 megapixels as cameras count
 #: them (a "50 MP" phone saves 8160 x 6120 or 8192 x 6144, 50.3 million).
 #: Bigger files are refused before decoding so that a huge image cannot
 #: exhaust memory (a 50-megapixel PNG, decoded at full size, peaks at 350 MB).
-MAX_PIXELS = 8192 * 6144
+MAX_SIZE = (8192, 6144)
+MAX_PIXELS = MAX_SIZE[0] * MAX_SIZE[1]
 #: Resolution at which PDF pages (flatbed scans) are rasterized.
 PDF_DPI = 300
 
@@ -119,7 +120,7 @@ def _check_size(path: Path, width: int, height: int, what: str = "the picture") 
     if width * height > MAX_PIXELS:
         raise PhotoError(
             f"{path}: {what} is {width} x {height} pixels ({width * height / 1e6:.1f} megapixels), "
-            "more than the 50 megapixels qwixx reads (8192 x 6144); "
+            f"more than the 50 megapixels qwixx reads ({MAX_SIZE[0]} x {MAX_SIZE[1]}); "
             "save it at a smaller size and scan that"
         )
 
