@@ -186,7 +186,7 @@ BENT_FIELD_MATCH = 0.6
 #: sheets sent to review for their neighbours.
 MIN_SEEN_SHARE = 0.2
 #: The note of a box not seen (see MIN_SEEN_SHARE).
-UNSEEN = "found past the edge of the photographed sheet (bent or steep there): not seen"
+UNSEEN = "not seen: found past the edge of the photographed sheet, bent or seen steeply there"
 #: An empty box shows its print plainly: one read empty where its print
 #: matched the blank sheet's below HIDDEN_PRINT_MATCH (normalised
 #: correlation; see locate_boxes) may have been read in the wrong place, or
