@@ -35,7 +35,8 @@ from photogen.printer import print_sheet, random_printer  # noqa: E402
 from photogen.strokes import draw_sheet_marks_detailed, random_style  # noqa: E402
 from qwixx_scan.blank import blank_reference  # noqa: E402
 from qwixx_scan.box_model import box_classifier  # noqa: E402
-from qwixx_scan.read import CROSSED_P, EMPTY_P, box_inputs  # noqa: E402
+from qwixx_scan.box_inputs import box_inputs  # noqa: E402
+from qwixx_scan.read import CROSSED_P, EMPTY_P  # noqa: E402
 from reader_benchmark import READ_PX_PER_MM, degrade, drawn_sheet  # noqa: E402
 from train_box_classifier import wide_degradation  # noqa: E402
 

@@ -19,7 +19,7 @@ exactly where the mean of ``b`` and ``c`` gave 769, 1 wrong box instead of
 two of the networks asked are sure of opposite verdicts, the box is a
 toss-up and goes to review: a mark one of them has not learned is not
 scored on the others' word alone. Their input per box is built by
-:func:`qwixx_scan.read.box_inputs`: 6 channels of INPUT_PX x INPUT_PX
+:func:`qwixx_scan.box_inputs.box_inputs`: 6 channels of INPUT_PX x INPUT_PX
 pixels covering the box and 1.8 mm around it (about 4 px/mm): the photo
 with paper = 1 (BGR) and the blank sheet (BGR, 0..1), so that the network
 knows what is print.

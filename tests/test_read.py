@@ -272,7 +272,7 @@ def test_a_box_turned_half_round_reads_as_it_did(classic):
     # turned together are the same box to the network.
     from qwixx_scan.blank import blank_reference
     from qwixx_scan.box_model import box_classifier
-    from qwixx_scan.read import box_inputs
+    from qwixx_scan.box_inputs import box_inputs
 
     marked = ["red-3", "red-4", "yellow-6", "green-9", "blue-2", "penalty-1"]
     image, _ = draw(classic, marked, kind="check", pen="pencil", seed=3)
@@ -313,8 +313,9 @@ def test_the_late_networks_are_asked_only_where_the_first_are_not_agreed(treden)
     # Asking a and d about every box gives the same verdicts, and where e, b
     # and c are not all sure of one verdict, the very same probability.
     from qwixx_scan.blank import blank_reference
+    from qwixx_scan.box_inputs import box_inputs
     from qwixx_scan.box_model import AGREED, DECIDERS, FIRST, MEMBERS, box_classifier, combine
-    from qwixx_scan.read import CROSSED_P, EMPTY_P, box_inputs
+    from qwixx_scan.read import CROSSED_P, EMPTY_P
 
     first = [MEMBERS.index(m) for m in FIRST]
     marked = ["red-2", "red-5", "yellow-3", "green-12", "green-8", "blue-11", "penalty-2"]
@@ -350,7 +351,7 @@ def test_a_box_found_away_from_its_neighbours_is_read_where_they_put_it_too(clas
     # its place, all neighbours where they should be: the reader also takes
     # its input where the neighbours put it. Untouched, no box is.
     from qwixx_scan.blank import blank_reference
-    from qwixx_scan.read import located_box_inputs
+    from qwixx_scan.box_inputs import located_box_inputs
 
     def dim(img):
         return as_photo((img * 0.5 + 40).astype(np.uint8), noise=50, blur=1.5)
@@ -423,7 +424,7 @@ def test_a_bend_is_found_among_matches_aliased_onto_neighbouring_boxes(classic):
     # neighbouring box's print, one pitch (9.9 mm) off, scoring a little
     # lower than the box's own. The bend explains the own matches; with no
     # bend in the matches, there is none to take.
-    from qwixx_scan.read import BEND_PEAKS, bend_shifts
+    from qwixx_scan.locate import BEND_PEAKS, bend_shifts
 
     rng = np.random.default_rng(3)
     centres = np.float32([b.rect.centre for b in classic.boxes])
@@ -532,7 +533,7 @@ def test_a_sheet_squeezed_unevenly_is_read_at_each_boxs_own_scale(treden):
     # box windows are the blank's size, so at the ends the neighbouring print
     # and the row band's edge crowd into each box. The reader evens the sheet
     # out along a smooth field through the boxes' found places.
-    from qwixx_scan.read import UNEVEN_SCALE, even_field
+    from qwixx_scan.locate import UNEVEN_SCALE, even_field
 
     marked = ["red-2", "red-3", "red-lock", "yellow-12", "green-12", "green-2", "blue-12",
               "blue-3", "penalty-1"]
@@ -578,7 +579,7 @@ def test_the_reader_keeps_less_of_a_sheet_than_its_blank_reference(treden):
     from dataclasses import fields
 
     from qwixx_scan.blank import blank_reference
-    from qwixx_scan.read import ReaderReference
+    from qwixx_scan.box_inputs import ReaderReference
 
     def nbytes(obj, seen=None) -> int:
         seen = set() if seen is None else seen

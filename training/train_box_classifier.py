@@ -22,8 +22,8 @@ Data (fixed seeds, all >= 100000 so that they never meet the benchmarks'):
   shadows, colour casts, blur, noise, JPEG) and read at 8 px/mm;
 - photos: photogen photos (easy, normal, hard) through the real scanner
   (find, identify, rectify), truth from photogen.
-Each box gives the reader's own input (``qwixx_scan.read.box_inputs``) and
-its label (in the truth's ``marked``). Needs PyTorch and onnx (training
+Each box gives the reader's own input (``qwixx_scan.box_inputs.box_inputs``)
+and its label (in the truth's ``marked``). Needs PyTorch and onnx (training
 only: ``pip install torch==2.13.0 onnx``; the scanner runs the exported
 ONNX with ONNX Runtime). The scanner runs four networks
 (qwixx_scan/box_model.py: ``b``, ``c`` and ``d`` decide together, a box
@@ -214,7 +214,7 @@ def flat_sheet(seed: int, pen: str | None = None, kind: str | None = None,
     from photogen.strokes import draw_sheet_marks_detailed, random_style
     from qwixx_print.layout import load_layout
     from qwixx_scan.blank import blank_reference, render_blank
-    from qwixx_scan.read import box_inputs
+    from qwixx_scan.box_inputs import box_inputs
     from reader_benchmark import READ_PX_PER_MM, SHEETS, degrade
 
     rng = np.random.default_rng(seed)
@@ -241,7 +241,7 @@ def flat_sheet(seed: int, pen: str | None = None, kind: str | None = None,
         keep = np.array([b.id in lined_or_crossed for b in sheet.boxes])
     if objects:
         from photogen.scene import boxes_beside, lay_objects_by_boxes
-        from qwixx_scan.read import WINDOW_MM
+        from qwixx_scan.box_inputs import WINDOW_MM
 
         keep = boxes_beside(sheet, lay_objects_by_boxes(flat, sheet, 16.0, rng, objects),
                             WINDOW_MM)
@@ -258,8 +258,8 @@ def photo_sheets(seed: int) -> tuple[np.ndarray, np.ndarray]:
     import qwixx_scan.read
     from photogen.scene import generate_photo
     from qwixx_scan.blank import blank_reference
+    from qwixx_scan.box_inputs import box_inputs
     from qwixx_scan.pipeline import known_layouts, scan_photo
-    from qwixx_scan.read import box_inputs
     from qwixx_scan.rectify import RECT_PX_PER_MM
 
     # Only the scanner's rectified image is needed here, not its verdicts
@@ -580,6 +580,7 @@ def _calibration_rows(seed: int) -> list[tuple[int, float, float, int]]:
                          located.ink_mm2))
         return located
 
+    # where read_marks looks it up (it is box_inputs', imported into read)
     read.located_box_inputs = spy
     import tempfile
 
