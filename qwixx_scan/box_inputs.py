@@ -32,9 +32,9 @@ from qwixx_print.layout import Box, Sheet
 
 from .blank import BlankReference, load_reference
 from .box_model import INPUT_CHANNELS, INPUT_PX
-from .locate import (ASTRAY_SHEET_MATCH, MAX_ASTRAY, REACH_MM, SEARCH_MM, _box_distances,
-                     _field_basis, _resample, even_field, global_correction, locate_boxes,
-                     neighbour_offsets, regularise_offsets)
+from .locate import (ASTRAY_SHEET_MATCH, MAX_ASTRAY, REACH_MM, SEARCH_MM, box_distances,
+                     even_field, field_basis, global_correction, locate_boxes,
+                     neighbour_offsets, regularise_offsets, resample_along_field)
 
 #: A box whose print was found further than SECOND_PLACE_MM from where its
 #: neighbours' shifts put it (a strong match elsewhere: ink over the print,
@@ -293,7 +293,7 @@ def located_box_inputs(rectified: np.ndarray, sheet: Sheet,
                            min_match=BENT_FIELD_MATCH, any_scale=True)
         bent_far = field is not None
     if field is not None:
-        rectified = _resample(rectified, field)
+        rectified = resample_along_field(rectified, field)
         offsets, scores, astray = locate_boxes(_gray_half(rectified, ref), ref, boxes)
         offsets = regularise_offsets(offsets, scores, boxes, p)
     # (in a dim, noisy photo no box may match well: then all neighbours count)
@@ -302,7 +302,7 @@ def located_box_inputs(rectified: np.ndarray, sheet: Sheet,
     second_place = np.flatnonzero(apart > SECOND_PLACE_MM * p)  # NaN compares False
     centres_px = np.float32([b.rect.centre for b in boxes]) * np.float32(p) + offsets
     if field is not None:
-        centres_px = centres_px + (_field_basis(centres_px, (width, height)) @ field
+        centres_px = centres_px + (field_basis(centres_px, (width, height)) @ field
                                    ).astype(np.float32)
     if correction is not None:
         # the corrected image's pixel (x, y) came from the rectified image at H (x, y)
@@ -581,7 +581,7 @@ def _neighbour_table(boxes: tuple[Box, ...]) -> tuple[np.ndarray, np.ndarray]:
     """Per box, the indices of the other boxes within LEVEL_NEIGHBOUR_MM (rows
     padded with the box's own index) and how many there are; once per sheet."""
     if boxes not in _neighbour_tables:
-        dist = _box_distances(boxes)
+        dist = box_distances(boxes)
         near = (dist < LEVEL_NEIGHBOUR_MM) & ~np.eye(len(boxes), dtype=bool)
         counts = near.sum(axis=1)
         table = np.repeat(np.arange(len(boxes))[:, None], max(1, int(counts.max())), axis=1)

@@ -124,7 +124,7 @@ ASTRAY_SHEET_MATCH = 0.3
 #: and the boxes looked for once more (see :func:`even_field`).
 UNEVEN_SCALE = 0.04
 FIELD_DEGREE = 3
-#: The field's terms u^i v^j, (i, j) in this order (see _field_basis).
+#: The field's terms u^i v^j, (i, j) in this order (see field_basis).
 _FIELD_TERMS = tuple((i, j) for i in range(FIELD_DEGREE + 1) for j in range(FIELD_DEGREE + 1 - i))
 
 
@@ -383,12 +383,12 @@ def even_field(offsets: np.ndarray, scores: np.ndarray, boxes: tuple[Box, ...], 
                any_scale: bool = False) -> np.ndarray | None:
     """The smooth shift field through the boxes' found ``offsets`` (px; of
     those matched above ``min_match``), as the coefficients of
-    :func:`_field_basis`'s terms (terms x 2), where it scales or shears some
+    :func:`field_basis`'s terms (terms x 2), where it scales or shears some
     box by more than UNEVEN_SCALE (or ``any_scale``); None where the sheet
     is even enough (or too few boxes matched well to tell). See
     UNEVEN_SCALE."""
     centres = np.float32([b.rect.centre for b in boxes]) * np.float32(px_per_mm)
-    basis = _field_basis(centres, size_px)
+    basis = field_basis(centres, size_px)
     use = scores > min_match
     for _ in range(3):
         if use.sum() < 2 * basis.shape[1]:
@@ -399,23 +399,23 @@ def even_field(offsets: np.ndarray, scores: np.ndarray, boxes: tuple[Box, ...], 
             break
         use &= near
     step = px_per_mm  # the field's slope over 2 mm
-    slopes = [(_field_basis(centres + d, size_px) - _field_basis(centres - d, size_px)) @ coef
+    slopes = [(field_basis(centres + d, size_px) - field_basis(centres - d, size_px)) @ coef
               / (2 * step) for d in (np.float32([step, 0]), np.float32([0, step]))]
     if not any_scale and max(np.abs(slope).max() for slope in slopes) <= UNEVEN_SCALE:
         return None
     return coef
 
 
-def _field_basis(points: np.ndarray, size_px: tuple[int, int]) -> np.ndarray:
+def field_basis(points: np.ndarray, size_px: tuple[int, int]) -> np.ndarray:
     """Monomials u^i v^j (i + j <= FIELD_DEGREE) of points' place on the sheet, u, v in -1..1."""
     u = points[:, 0].astype(np.float64) / size_px[0] * 2 - 1
     v = points[:, 1].astype(np.float64) / size_px[1] * 2 - 1
     return np.stack([u ** i * v ** j for i, j in _FIELD_TERMS], 1)
 
 
-def _resample(image: np.ndarray, coef: np.ndarray) -> np.ndarray:
+def resample_along_field(image: np.ndarray, coef: np.ndarray) -> np.ndarray:
     """``image`` with each pixel (x, y) taken from (x, y) plus the field of
-    ``coef`` (see :func:`_field_basis`) there."""
+    ``coef`` (see :func:`field_basis`) there."""
     height, width = image.shape[:2]
     u = np.arange(width, dtype=np.float32) / width * 2 - 1
     v = np.arange(height, dtype=np.float32) / height * 2 - 1
@@ -470,14 +470,14 @@ _near: dict[tuple[Box, ...], np.ndarray] = {}
 def _near_boxes(boxes: tuple[Box, ...]) -> np.ndarray:
     """n x n: whether box j's centre lies within NEIGHBOUR_MM of box i's (i != j)."""
     if boxes not in _near:
-        _near[boxes] = (_box_distances(boxes) < NEIGHBOUR_MM) & ~np.eye(len(boxes), dtype=bool)
+        _near[boxes] = (box_distances(boxes) < NEIGHBOUR_MM) & ~np.eye(len(boxes), dtype=bool)
     return _near[boxes]
 
 
 _distances: dict[tuple[Box, ...], np.ndarray] = {}
 
 
-def _box_distances(boxes: tuple[Box, ...]) -> np.ndarray:
+def box_distances(boxes: tuple[Box, ...]) -> np.ndarray:
     """The distances (mm) between the boxes' centres, n x n, computed once per sheet."""
     if boxes not in _distances:
         centres = np.array([b.rect.centre for b in boxes], np.float32)
