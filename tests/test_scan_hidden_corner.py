@@ -455,3 +455,17 @@ def test_a_lighter_fill_of_a_player_who_shades_lightly_is_not_read_empty(tmp_pat
         "uncertain", LIT_LEANS)
     crossed = {b for b, v in sheet.verdicts.items() if v.state == "crossed"}
     assert crossed <= set(expected["marked"])
+
+
+@pytest.mark.parametrize("seed, index, box", [(11, 65, "green-12"), (15, 65, "green-12")])
+def test_a_mark_the_networks_doubt_as_it_is_is_read_from_its_mirrored_views(
+        tmp_path, seed, index, box):
+    # Independent generator's photos (benchmarks/foreign_photos.py): seed 11,
+    # photo 65, a pencil check mark through green 12; seed 15, photo 65, a
+    # red line through a skipped green 12. As photographed, the networks
+    # were unsure of each; mirrored, they agree (box_model.MIRRORED_VIEWS),
+    # and the sheet is read exactly.
+    sheet, expected = _independent_photo_sheet(tmp_path, seed, index)
+    assert sheet.uncertain == []
+    assert (box in expected["marked"]) == (sheet.verdicts[box].state == "crossed")
+    assert {b for b, v in sheet.verdicts.items() if v.state == "crossed"} == set(expected["marked"])
