@@ -315,7 +315,8 @@ def _read_sheet(picture: Picture, gray: np.ndarray, group: MarkerGroup, size_mm:
         image, fit = picture.full(), fit.scaled(full_scale)
     rectified = rectify(image, fit, sheet.size_mm, px_per_mm=RECT_PX_PER_MM)
     read, by_marks = keep_rule_abiding(sheet, read_marks(rectified, sheet,
-                                                         px_per_mm=RECT_PX_PER_MM))
+                                                         px_per_mm=RECT_PX_PER_MM,
+                                                         all_markers=fit.markers_used == 4))
     verdicts, by_rules = settle(sheet, read)
     settled = by_marks + by_rules
     marked = [v.box_id for v in verdicts.values() if v.state == "crossed"]

@@ -371,6 +371,19 @@ def test_a_sheet_evened_out_that_still_has_boxes_astray_stays_doubted_whole(tmp_
     assert {(v.state, v.note) for v in sheet.verdicts.values()} == {("uncertain", SHEET_ASTRAY)}
 
 
+def test_a_sheet_with_a_marker_hidden_matching_poorly_with_boxes_astray_is_doubted_whole(
+        tmp_path):
+    # An independent generator's photo (benchmarks/foreign_photos.py, seed
+    # 18, photo 7): tilted 37 degrees, bent 5.6 mm, the top-right marker
+    # under a thumb. The boxes' print matched poorly everywhere (median
+    # 0.28) and 19 boxes went astray; read anyway, rows half a box off, 15
+    # boxes were wrong. Its frame comes from three markers: not trusted.
+    from qwixx_scan.read import SHEET_ASTRAY
+
+    sheet, _ = _independent_photo_sheet(tmp_path, 18, 7)
+    assert {(v.state, v.note) for v in sheet.verdicts.values()} == {("uncertain", SHEET_ASTRAY)}
+
+
 def test_a_lock_box_past_the_edge_of_an_evened_out_sheet_is_doubtful(tmp_path):
     # An independent generator's photo (benchmarks/foreign_photos.py, seed
     # 13, photo 61): bent 5.9 mm, tilted 36 degrees. Evened out along the
