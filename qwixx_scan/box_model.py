@@ -18,7 +18,9 @@ exactly where the mean of ``b`` and ``c`` gave 769, 1 wrong box instead of
 3, 55 doubtful boxes instead of 57). Where
 two of the networks asked are sure of opposite verdicts, the box is a
 toss-up and goes to review: a mark one of them has not learned is not
-scored on the others' word alone. Their input per box is built by
+scored on the others' word alone. A box they are unsure of is shown to
+them once more, mirrored three ways, and their views averaged (see
+MIRRORED_VIEWS). Their input per box is built by
 :func:`qwixx_scan.box_inputs.box_inputs`: 6 channels of INPUT_PX x INPUT_PX
 pixels covering the box and 1.8 mm around it (about 4 px/mm): the photo
 with paper = 1 (BGR) and the blank sheet (BGR, 0..1), so that the network
@@ -136,7 +138,8 @@ class BoxClassifier:
     def crossed_probability(self, inputs: np.ndarray) -> np.ndarray:
         """P(crossed) per box for ``inputs`` (n x INPUT_CHANNELS x INPUT_PX x INPUT_PX
         float32): the deciding networks' median, or 0.5 where two networks are
-        sure of opposite verdicts."""
+        sure of opposite verdicts; where they are unsure, from the box's
+        mirrored views too (see MIRRORED_VIEWS)."""
         return self.crossed_probability_and_median(inputs)[0]
 
     def crossed_probability_and_median(self, inputs: np.ndarray
