@@ -309,29 +309,39 @@ def test_the_deciding_networks_middle_verdict_counts_and_sure_opposites_are_a_to
     assert combine(alone).tolist() == [0.5]
 
 
+CIRCLED = ["red-2", "red-5", "yellow-3", "green-12", "green-8", "blue-11", "penalty-2"]
+
+
+def _circled_blends(treden, count: int) -> tuple[np.ndarray, np.ndarray]:
+    """The network inputs of a Treden sheet with CIRCLED circled in pencil,
+    and ``count`` blends of its empty red 6 with more and more of the
+    circled red 5 in it: from sure empty through doubt to sure crossed."""
+    from qwixx_scan.blank import blank_reference
+    from qwixx_scan.box_inputs import box_inputs
+
+    image, _ = draw(treden, CIRCLED, kind="circle", pen="pencil", seed=5)
+    inputs, _ = box_inputs(as_photo(image), treden, blank_reference(treden, PX))
+    ids = [b.id for b in treden.boxes]
+    blends = np.repeat(inputs[[ids.index("red-6")]], count, axis=0)
+    for k, w in enumerate(np.linspace(0.05, 0.6, count)):
+        blends[k, :3] = (1 - w) * blends[k, :3] + w * inputs[ids.index("red-5"), :3]
+    return inputs, blends
+
+
 def test_the_late_networks_are_asked_only_where_the_first_are_not_agreed(treden):
     # Asking a and d about every box gives the same verdicts, and where e, b
     # and c are not all sure of one verdict, the very same probability.
-    from qwixx_scan.blank import blank_reference
-    from qwixx_scan.box_inputs import box_inputs
     from qwixx_scan.box_model import AGREED, DECIDERS, FIRST, MEMBERS, box_classifier, combine
     from qwixx_scan.read import CROSSED_P, EMPTY_P
 
     first = [MEMBERS.index(m) for m in FIRST]
-    marked = ["red-2", "red-5", "yellow-3", "green-12", "green-8", "blue-11", "penalty-2"]
-    image, _ = draw(treden, marked, kind="circle", pen="pencil", seed=5)
-    inputs, _ = box_inputs(as_photo(image), treden, blank_reference(treden, PX))
+    inputs, blends = _circled_blends(treden, 48)
     ids = [b.id for b in treden.boxes]
-    # An empty box with more and more of a circled one blended in: from
-    # sure empty through doubt to sure crossed.
-    blends = np.repeat(inputs[[ids.index("red-6")]], 48, axis=0)
-    for k, w in enumerate(np.linspace(0.05, 0.6, 48)):
-        blends[k, :3] = (1 - w) * blends[k, :3] + w * inputs[ids.index("red-5"), :3]
     boxes = np.concatenate([inputs, blends])
     lazy = box_classifier().crossed_probability(boxes)
     each = box_classifier().each_probability(boxes)
     full = combine(each)
-    want = np.array([i in marked for i in ids])
+    want = np.array([i in CIRCLED for i in ids])
     assert (lazy[:len(ids)][want] >= CROSSED_P).all() and (lazy[:len(ids)][~want] <= EMPTY_P).all()
     assert ((lazy >= CROSSED_P) == (full >= CROSSED_P)).all()
     assert ((lazy <= EMPTY_P) == (full <= EMPTY_P)).all()
@@ -351,21 +361,13 @@ def test_a_box_the_networks_are_unsure_of_is_decided_by_its_mirrored_views_too(t
     # Where the networks are unsure, every network looks at the box as it is
     # and mirrored three ways; their log-odds averaged decide, and a toss-up
     # in any one view stays a toss-up.
-    from qwixx_scan.blank import blank_reference
-    from qwixx_scan.box_inputs import box_inputs
     from qwixx_scan.box_model import DECIDERS, MEMBERS, MIRRORED_EMPTY, box_classifier, combine
     from qwixx_scan.read import CROSSED_P, EMPTY_P
 
-    marked = ["red-2", "red-5", "yellow-3", "green-12", "green-8", "blue-11", "penalty-2"]
-    image, _ = draw(treden, marked, kind="circle", pen="pencil", seed=5)
-    inputs, _ = box_inputs(as_photo(image), treden, blank_reference(treden, PX))
-    ids = [b.id for b in treden.boxes]
-    blends = np.repeat(inputs[[ids.index("red-6")]], 24, axis=0)
-    for k, w in enumerate(np.linspace(0.05, 0.6, 24)):
-        blends[k, :3] = (1 - w) * blends[k, :3] + w * inputs[ids.index("red-5"), :3]
+    _, blends = _circled_blends(treden, 24)
     classifier = box_classifier()
-    unsure = np.flatnonzero((lambda p: (p > EMPTY_P) & (p < CROSSED_P))(
-        combine(classifier.each_probability(blends))))
+    before = combine(classifier.each_probability(blends))
+    unsure = np.flatnonzero((before > EMPTY_P) & (before < CROSSED_P))
     assert len(unsure) >= 3
     views = [blends[:, :, ::rows, ::cols] for rows in (1, -1) for cols in (1, -1)]
     each = np.clip([classifier.each_probability(np.ascontiguousarray(v)) for v in views],
@@ -375,7 +377,6 @@ def test_a_box_the_networks_are_unsure_of_is_decided_by_its_mirrored_views_too(t
     averaged = 1 / (1 + np.exp(-np.log(each / (1 - each)).mean(axis=0)))
     want = np.where(toss_up, 0.5, combine(averaged))
     # read empty from the mirrored views only when surely so; else as doubtful as before
-    before = combine(classifier.each_probability(blends))
     want = np.where((want > MIRRORED_EMPTY) & (want <= EMPTY_P), before, want)
     got, median = classifier.crossed_probability_and_median(blends)
     assert np.allclose(got[unsure], want[unsure])
