@@ -116,6 +116,14 @@ def _detector(window_sizes: tuple[int, int, int]) -> cv2.aruco.ArucoDetector:
 #: it missed 2 of 3,808 markers the pair found, and those photos get the
 #: thorough detector, with more windows, as their second look anyway.
 _FAST_WINDOWS = (15, 15, 1)
+#: Where fewer than 3 markers are found at all, thin dark lines are closed
+#: (grey-level closing with squares this wide, px of the picture given) and
+#: the markers looked for once more: a player's cross overshooting onto a
+#: marker's white margin joins the marker's outline to the stroke, and the
+#: detector no longer sees a square (independent seed 21, photo 61: a blue
+#: stroke touching one marker, another under a thumb; found with 5 px, not
+#: with 3; at 7 px a marker's own cells closed up).
+INK_CLOSINGS_PX = (3, 5)
 _THOROUGH_WINDOWS = (3, 43, 8)
 _DETECTORS: dict[tuple[int, int, int], cv2.aruco.ArucoDetector] = {}
 
@@ -147,6 +155,14 @@ def detect_markers(gray: np.ndarray) -> list[MarkerHit]:
         # Harsh light or shadows: stretch local contrast and look once more.
         clahe = cv2.createCLAHE(clipLimit=3.0, tileGridSize=(8, 8))
         hits = _merge_hits(hits, _detect_at(clahe.apply(gray), divisor, _THOROUGH_WINDOWS))
+    for size in INK_CLOSINGS_PX:
+        if len(hits) >= 3:
+            break
+        # A pen stroke touching a marker joins its outline to the stroke:
+        # close thin dark lines (ink), keeping the marker's thick cells.
+        kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (size, size))
+        closed = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, kernel)
+        hits = _merge_hits(hits, _detect_at(closed, divisor, _THOROUGH_WINDOWS))
     return [_refine(gray, h) for h in hits]
 
 
