@@ -494,3 +494,29 @@ def test_a_marker_a_pen_stroke_touches_is_found(tmp_path):
     sheet, expected = _independent_photo_sheet(tmp_path, 21, 61)
     assert sheet.uncertain == []
     assert {b for b, v in sheet.verdicts.items() if v.state == "crossed"} == set(expected["marked"])
+
+
+def test_a_sheet_whose_four_markers_are_seen_is_not_refused_as_cut_off(tmp_path):
+    # An independent generator's table photo (benchmarks/foreign_photos.py
+    # --table, seed 13, photo 24): two classic sheets, the right one seen
+    # steeply near the picture's edge through a wide lens. Its four markers
+    # are all in the picture, but the fit, extrapolated past them, put the
+    # sheet's far edge 180 px outside it, and the sheet was refused as cut
+    # off. Now both are read, and no box read is wrong (the steep sheet's
+    # boxes, placed poorly, are doubted).
+    from benchmarks.foreign_photos import make_table_photo
+
+    data, truth = make_table_photo(13, 24, 0.25)
+    path = tmp_path / "table.jpg"
+    path.write_bytes(data)
+    result = scan_photo(path, layouts=known_layouts())
+    assert result.error is None and result.problems == []
+    assert len(result.sheets) == len(truth["sheets"]) == 2
+    for sheet in result.sheets:
+        # its truth: the sheet whose middle lies nearest
+        middle = np.mean(sheet.corners_px, axis=0)
+        want = min(truth["sheets"],
+                   key=lambda t: np.linalg.norm(np.mean(t["corners_px"], axis=0) - middle))
+        read = {b: v.state == "crossed" for b, v in sheet.verdicts.items()
+                if v.state != "uncertain"}
+        assert {b for b, crossed in read.items() if crossed != (b in want["marked"])} == set()
