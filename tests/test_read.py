@@ -636,3 +636,47 @@ def test_the_reader_keeps_less_of_a_sheet_than_its_blank_reference(treden):
     ref = blank_reference(treden, PX)
     reader = ReaderReference.of(ref, treden)
     assert nbytes(reader) < 0.7 * nbytes(ref)
+
+
+def _placed(n: int, *, match: float, astray: int = 0, unplaced: bool = False):
+    """Where ``n`` boxes were found, as located_box_inputs reports it: every
+    box matched ``match``, the first ``astray`` of them astray."""
+    from qwixx_scan.box_inputs import LocatedInputs
+
+    lost = np.zeros(n, bool)
+    lost[:astray] = True
+    return LocatedInputs(np.zeros((n, 6, 48, 48), np.float32), np.zeros((n, 2), np.float32),
+                         np.zeros((n, 2), np.float32), np.zeros(0, int),
+                         np.zeros((0, 6, 48, 48), np.float32), np.full(n, match),
+                         lambda indices: None, lost, np.zeros(n, bool), unplaced)
+
+
+def test_a_sheet_with_boxes_astray_is_trusted_only_where_its_frame_and_print_say_little():
+    # More than MAX_ASTRAY boxes astray: doubted whole where the print
+    # matches (median 0.3 or more); where it matches poorly everywhere (a
+    # pale print), only if a marker was hidden (the frame extrapolated from
+    # three); and always once evened out and still astray.
+    from qwixx_scan.locate import MAX_ASTRAY
+    from qwixx_scan.read import SHEET_ASTRAY, _why_no_box_is_trusted
+
+    p = np.full(52, 0.01)
+    second = np.full(52, np.nan)
+    many = MAX_ASTRAY + 1
+    assert _why_no_box_is_trusted(_placed(52, match=0.6, astray=many), p, second, True) \
+        == SHEET_ASTRAY
+    assert _why_no_box_is_trusted(_placed(52, match=0.6, astray=MAX_ASTRAY), p, second,
+                                  True) is None
+    assert _why_no_box_is_trusted(_placed(52, match=0.2, astray=many), p, second, True) is None
+    assert _why_no_box_is_trusted(_placed(52, match=0.2, astray=many), p, second, False) \
+        == SHEET_ASTRAY
+    assert _why_no_box_is_trusted(_placed(52, match=0.8, astray=1, unplaced=True), p, second,
+                                  True) == SHEET_ASTRAY
+
+
+def test_a_box_not_seen_is_doubtful_whatever_the_networks_say():
+    from qwixx_scan.read import UNSEEN, decide
+
+    for p in (0.001, 0.999):
+        verdict = decide("red-lock", p, 0.0 if p < 0.5 else 6.0, 0.0, seen=False)
+        assert (verdict.state, verdict.note) == ("uncertain", UNSEEN)
+    assert decide("red-lock", 0.001, 0.0, 0.0).state == "empty"

@@ -314,14 +314,13 @@ def test_a_filled_box_found_away_is_read_where_its_neighbours_put_it(tmp_path):
 
 def test_a_sheet_whose_boxes_cannot_be_placed_is_doubted_whole(tmp_path):
     # An independent generator's photo (benchmarks/foreign_photos.py, seed 8,
-    # photo 133): bent 5.7 mm, tilted 39 degrees, dark and noisy, its upper
-    # rows curling away. 29 boxes were found away from where their
-    # neighbours put them, and of the verdicts read with confidence 9 were
-    # wrong: no box of such a sheet is trusted, and the table says so once.
+    # photo 102): bent 6.6 mm, tilted 32 degrees, dark and noisy. Many boxes
+    # were found away from where their neighbours put them, empty ones among
+    # them: no box of such a sheet is trusted, and the table says so once.
     from qwixx_scan.read import SHEET_TOO_FAR_OFF
     from qwixx_scan.report import sheet_table
 
-    sheet, _ = _independent_photo_sheet(tmp_path, 8, 133)
+    sheet, _ = _independent_photo_sheet(tmp_path, 8, 102)
     assert (sheet.sheet.layout, sheet.sheet.letter) == ("kettingen", "C")
     assert sheet.status == "review"
     assert {v.state for v in sheet.verdicts.values()} == {"uncertain"}
@@ -333,15 +332,13 @@ def test_a_sheet_whose_boxes_cannot_be_placed_is_doubted_whole(tmp_path):
 
 def test_a_sheet_whose_boxes_were_not_found_near_their_places_is_doubted_whole(tmp_path):
     # An independent generator's photo (benchmarks/foreign_photos.py, seed
-    # 10, photo 134): bent 6.3 mm, tilted 38 degrees, the sheet a quarter of
-    # the frame. The left of the sheet lies further off the markers' fit
-    # than the box search reaches; 7 of the verdicts read there with
-    # confidence were wrong, and only 5 doubtful boxes sent the sheet to
-    # review. Now no box of it is trusted.
+    # 21, photo 63): tilted 39 degrees, blurred; 5 boxes were not found
+    # near where the markers put them (the print matching fairly, median
+    # 0.37): no box of it is trusted.
     from qwixx_scan.read import SHEET_ASTRAY
 
-    sheet, _ = _independent_photo_sheet(tmp_path, 10, 134)
-    assert (sheet.sheet.layout, sheet.sheet.letter) == ("kettingen", "C")
+    sheet, _ = _independent_photo_sheet(tmp_path, 21, 63)
+    assert (sheet.sheet.layout, sheet.sheet.letter) == ("kettingen", "B")
     assert sheet.status == "review"
     assert {(v.state, v.note) for v in sheet.verdicts.values()} == {("uncertain", SHEET_ASTRAY)}
 
@@ -359,61 +356,24 @@ def test_a_sheet_bent_past_the_box_search_is_evened_out_and_read(tmp_path, seed,
     assert {b for b, v in sheet.verdicts.items() if v.state == "crossed"} == set(expected["marked"])
 
 
-def test_a_sheet_evened_out_that_still_has_boxes_astray_stays_doubted_whole(tmp_path):
-    # An independent generator's photo (benchmarks/foreign_photos.py, seed
-    # 12, photo 105): bent 5.7 mm, tilted 40 degrees, a marker hidden; the
-    # left third of the sheet lies past the rectified image. Evened out
-    # along the boxes that were found, 3 boxes still go astray, and 3 of
-    # those read there were wrong: such a sheet is not trusted.
-    from qwixx_scan.read import SHEET_ASTRAY
-
-    sheet, _ = _independent_photo_sheet(tmp_path, 12, 105)
-    assert {(v.state, v.note) for v in sheet.verdicts.values()} == {("uncertain", SHEET_ASTRAY)}
 
 
-def test_a_sheet_with_a_marker_hidden_matching_poorly_with_boxes_astray_is_doubted_whole(
-        tmp_path):
-    # An independent generator's photo (benchmarks/foreign_photos.py, seed
-    # 18, photo 7): tilted 37 degrees, bent 5.6 mm, the top-right marker
-    # under a thumb. The boxes' print matched poorly everywhere (median
-    # 0.28) and 19 boxes went astray; read anyway, rows half a box off, 15
-    # boxes were wrong. Its frame comes from three markers: not trusted.
-    from qwixx_scan.read import SHEET_ASTRAY
-
-    sheet, _ = _independent_photo_sheet(tmp_path, 18, 7)
-    assert {(v.state, v.note) for v in sheet.verdicts.values()} == {("uncertain", SHEET_ASTRAY)}
 
 
-def test_a_lock_box_past_the_edge_of_an_evened_out_sheet_is_doubtful(tmp_path):
-    # An independent generator's photo (benchmarks/foreign_photos.py, seed
-    # 13, photo 61): bent 5.9 mm, tilted 36 degrees. Evened out along the
-    # boxes that were found, the red lock box lies 7.5 mm past the right
-    # edge of the rectified image; crossed, it read empty from the image's
-    # edge copied outward. Now it is doubtful, and no box is wrong.
-    from qwixx_scan.read import UNSEEN
-
-    sheet, expected = _independent_photo_sheet(tmp_path, 13, 61)
-    assert (sheet.verdicts["red-lock"].state, sheet.verdicts["red-lock"].note) == (
-        "uncertain", UNSEEN)
-    crossed = {b for b, v in sheet.verdicts.items() if v.state == "crossed"}
-    marked = set(expected["marked"])
-    assert crossed <= marked and marked - crossed <= set(sheet.uncertain)
-
-
-def test_boxes_found_past_the_edge_of_the_sheet_are_not_read_empty(tmp_path):
-    # An independent generator's photo (benchmarks/foreign_photos.py, seed 6,
-    # photo 88): bent and steep, the sheet's first column was found 13-19 mm
-    # left of the rectified image, none of its boxes inside; two crossed
-    # boxes read empty from the image's edge copied outward.
-    from qwixx_scan.read import UNSEEN
-
-    sheet, expected = _independent_photo_sheet(tmp_path, 6, 88)
-    first_column = ("red-2", "yellow-2", "green-12", "blue-12")
-    assert {(sheet.verdicts[b].state, sheet.verdicts[b].note) for b in first_column} == {
-        ("uncertain", UNSEEN)}
-    crossed = {b for b, v in sheet.verdicts.items() if v.state == "crossed"}
-    marked = set(expected["marked"])
-    assert crossed <= marked and marked - crossed <= set(sheet.uncertain)
+@pytest.mark.parametrize("seed, index", [(8, 133), (10, 134), (12, 105), (18, 7), (13, 61),
+                                         (6, 88)])
+def test_a_steep_bent_sheet_is_fitted_to_all_its_markers_and_read(tmp_path, seed, index):
+    # Independent generator's photos (benchmarks/foreign_photos.py), each
+    # bent 5.6-6.8 mm under a camera tilted 28-40 degrees. On bent paper the
+    # markers' 16 corners fit no one homography closely, and the fit's
+    # RANSAC settled on two markers' 8 corners, which fit one exactly; far
+    # from those two markers the fit was wild (boxes astray, rows half a box
+    # off, a first column past the image), and the reader's guards doubted
+    # the sheets whole or in part. Fitted to corners of three markers or
+    # more, each is read exactly.
+    sheet, expected = _independent_photo_sheet(tmp_path, seed, index)
+    assert sheet.uncertain == []
+    assert {b for b, v in sheet.verdicts.items() if v.state == "crossed"} == set(expected["marked"])
 
 
 def test_a_light_pencil_fill_is_read_lit_from_the_paper_around_it(tmp_path):
