@@ -392,9 +392,10 @@ def _between_markers_seen(group: MarkerGroup, sheet: Sheet,
     """All four corner markers are in the picture and ``region`` (mm) lies
     between them: then it is in the picture too, whatever the fit says
     beyond the markers. (A fit extrapolates poorly past the markers of a
-    sheet seen steeply through a wide lens: on an independent table photo it
-    put a sheet's far edge 180 px past the picture's, where the sheet's
-    edge lay 50 px inside it, and the sheet was refused as cut off.)"""
+    sheet seen steeply through a wide lens, worse still one held by two
+    markers: on an independent table photo it put a sheet's far edge 180 px
+    past the picture's, where the sheet's edge lay 50 px inside it, and the
+    sheet was refused as cut off.)"""
     if len(group.hits) < 4:
         return False
     mm = np.vstack([marker_rect_corners_mm(k, sheet.size_mm) for k in group.hits])
