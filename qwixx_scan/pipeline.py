@@ -307,8 +307,7 @@ def _read_sheet(picture: Picture, gray: np.ndarray, group: MarkerGroup, size_mm:
             f"{where}: the corner markers do not line up with a flat sheet (off by "
             f"{fit.error_mm:.1f} mm); flatten the sheet and photograph it from above")
     region = _content_region(sheet)
-    sides = [] if _between_markers_seen(group, sheet, region) else outside_sides(fit, region,
-                                                                               image_size)
+    sides = outside_sides(fit, region, image_size)
     if sides:
         raise PhotoError(_cut_off_message(where, sides))
     if image is picture.image and picture.scale != 1.0 \
@@ -385,23 +384,6 @@ def _default_code_rect(size_mm: tuple[float, float]) -> tuple[float, float, floa
     x0 = width - MARKER_INSET_MM - CODE_MM
     y0 = height - MARKER_INSET_MM - MARKER_MM - CODE_GAP_MM - CODE_MM
     return (x0, y0, x0 + CODE_MM, y0 + CODE_MM)
-
-
-def _between_markers_seen(group: MarkerGroup, sheet: Sheet,
-                          region: tuple[float, float, float, float]) -> bool:
-    """All four corner markers are in the picture and ``region`` (mm) lies
-    between them: then it is in the picture too, whatever the fit says
-    beyond the markers. (A fit extrapolates poorly past the markers of a
-    sheet seen steeply through a wide lens, worse still one held by two
-    markers: on an independent table photo it put a sheet's far edge 180 px
-    past the picture's, where the sheet's edge lay 50 px inside it, and the
-    sheet was refused as cut off.)"""
-    if len(group.hits) < 4:
-        return False
-    mm = np.vstack([marker_rect_corners_mm(k, sheet.size_mm) for k in group.hits])
-    x0, y0, x1, y1 = region
-    return bool(x0 >= mm[:, 0].min() and y0 >= mm[:, 1].min()
-                and x1 <= mm[:, 0].max() and y1 <= mm[:, 1].max())
 
 
 def _content_region(sheet: Sheet) -> tuple[float, float, float, float]:

@@ -461,9 +461,9 @@ def test_a_sheet_whose_four_markers_are_seen_is_not_refused_as_cut_off(tmp_path)
     # --table, seed 13, photo 24): two classic sheets, the right one seen
     # steeply near the picture's edge through a wide lens. Its four markers
     # are all in the picture, but the fit, extrapolated past them, put the
-    # sheet's far edge 180 px outside it (a fit to two of the markers, see
-    # rectify.fit_sheet), and the sheet was refused as cut off. Now both
-    # are read, and no box read is wrong.
+    # sheet's far edge 180 px outside it: a fit to two of the markers (see
+    # rectify.fit_sheet), and the sheet was refused as cut off. Fitted to
+    # all four, both sheets are read, and no box read is wrong.
     from benchmarks.foreign_photos import make_table_photo
 
     data, truth = make_table_photo(13, 24, 0.25)
