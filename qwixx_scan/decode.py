@@ -1,11 +1,15 @@
 """Reading photo files into images: JPEG, PNG, HEIC/HEIF and PDF pages.
 
 Every image comes back as a :class:`Picture`: BGR uint8 pixels, x right,
-y down, already turned upright (EXIF orientation applied). Decoding is most
-of the time a scan takes, so a JPEG is first decoded at half size (libjpeg
-scales during the DCT, about twice as fast as a full decode); the scanner
-asks for the full-size pixels only when the sheet is too small in the half
-size picture (see :meth:`Picture.full`).
+y down. Decoding is most of the time a scan takes, so a JPEG is first
+decoded at half size (libjpeg scales during the DCT, about twice as fast as
+a full decode); the scanner asks for the full-size pixels only when the
+sheet is too small in the half size picture (see :meth:`Picture.full`).
+A JPEG that its EXIF orientation says to turn (a phone held upright or
+upside down) is left as stored: the scanner finds sheets at any turn, and
+turning the pixels took as long as the rest of the decode; the points it
+reports are turned instead (:meth:`Picture.upright_points`). Mirrored
+orientations, and other formats, come back upright.
 
 Errors a user can cause (missing, empty, truncated, not an image, too big)
 raise :class:`~qwixx_print.errors.PhotoError` with a message that says what
@@ -43,6 +47,9 @@ class Picture:
     ``image`` holds the pixels at ``scale`` times the full size (1.0 or 0.5);
     :meth:`full` decodes the full-size pixels when ``image`` is reduced.
     ``page`` is the 1-based PDF page number of ``pages``, None for photos.
+    ``turn``: the EXIF orientation (1, 3, 6 or 8) still to apply to see the
+    pixels upright; 1 for pixels already upright. ``stored_size``: width
+    and height of the full-size pixels as stored.
     """
 
     path: Path
@@ -50,18 +57,46 @@ class Picture:
     scale: float = 1.0
     page: int | None = None
     pages: int | None = None
+    turn: int = 1
+    stored_size: tuple[int, int] | None = None
     _full: np.ndarray | None = field(default=None, repr=False)
 
     def full(self) -> np.ndarray:
-        """The full-size BGR pixels (decoded again if ``image`` is reduced)."""
+        """The full-size BGR pixels (decoded again if ``image`` is reduced),
+        turned like ``image``."""
         if self.scale == 1.0:
             return self.image
         if self._full is None:
-            full = cv2.imread(str(self.path), cv2.IMREAD_COLOR)
+            flags = cv2.IMREAD_COLOR | (cv2.IMREAD_IGNORE_ORIENTATION if self.turn != 1 else 0)
+            full = cv2.imread(str(self.path), flags)
             if full is None:
                 raise PhotoError(f"{self.path}: the image could not be decoded at full size")
             self._full = full
         return self._full
+
+    def upright_points(self, points: np.ndarray) -> np.ndarray:
+        """Points (n x 2, px of the full-size pixels as stored) where they are
+        in the upright picture, the way a photo viewer shows it."""
+        points = np.asarray(points, np.float64).reshape(-1, 2)
+        if self.turn == 1:
+            return points.copy()
+        width, height = self.stored_size or self.full().shape[1::-1]
+        x, y = points[:, 0], points[:, 1]
+        if self.turn == 3:  # turned half round
+            return np.column_stack([width - 1 - x, height - 1 - y])
+        if self.turn == 6:  # stored turned a quarter anticlockwise
+            return np.column_stack([height - 1 - y, x])
+        return np.column_stack([y, width - 1 - x])  # 8: a quarter clockwise
+
+    def upright(self) -> np.ndarray:
+        """``image`` turned upright (see ``turn``)."""
+        return _TURN_UPRIGHT[self.turn](self.image)
+
+
+_TURN_UPRIGHT = {1: lambda image: image,
+                 3: lambda image: cv2.rotate(image, cv2.ROTATE_180),
+                 6: lambda image: cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE),
+                 8: lambda image: cv2.rotate(image, cv2.ROTATE_90_COUNTERCLOCKWISE)}
 
 
 def load_pictures(path: str | Path) -> list[Picture]:
@@ -126,16 +161,25 @@ def _check_size(path: Path, width: int, height: int, what: str = "the picture") 
 
 
 def _header_size(path: Path, kind: str) -> tuple[int, int]:
-    """Width and height from the file header, no pixels decoded. JPEG and PNG
-    headers are read here (Pillow takes 0.1 s to import, as long as the rest
-    of a scan); other formats, or a header not understood, by Pillow."""
+    """Width and height (as stored) from the file header, no pixels decoded."""
+    return _header(path, kind)[0]
+
+
+def _header(path: Path, kind: str) -> tuple[tuple[int, int], int]:
+    """Width and height (as stored) and the EXIF orientation (1 where none is
+    found) from the file header, no pixels decoded. JPEG and PNG headers are
+    read here (Pillow takes 0.1 s to import, as long as the rest of a scan);
+    other formats, or a header not understood, by Pillow."""
+    orientation = 1
     try:
         with path.open("rb") as handle:
-            size = _jpeg_size(handle) if kind == "jpeg" else _png_size(handle) \
-                if kind == "png" else None
+            if kind == "jpeg":
+                size, orientation = _jpeg_header(handle)
+            else:
+                size = _png_size(handle) if kind == "png" else None
     except OSError:
         size = None
-    return size or _pillow_header_size(path)
+    return size or _pillow_header_size(path), orientation
 
 
 #: JPEG frame headers (start of frame, any coding): they hold the size.
@@ -144,33 +188,55 @@ _SOF_MARKERS = frozenset(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}
 _BARE_MARKERS = frozenset([0x01, *range(0xD0, 0xD9)])
 
 
-def _jpeg_size(handle) -> tuple[int, int] | None:
-    """(width, height) from a JPEG's frame header; None if not found before
-    the image data starts (then Pillow decides)."""
+def _jpeg_header(handle) -> tuple[tuple[int, int] | None, int]:
+    """(width, height) from a JPEG's frame header, None if not found before
+    the image data starts (then Pillow decides); and the EXIF orientation
+    of the first Exif segment before it (1 where there is none)."""
+    orientation = None
     if handle.read(2) != b"\xff\xd8":
-        return None
+        return None, 1
     while True:
         byte = handle.read(1)
         if byte != b"\xff":
-            return None
+            return None, orientation or 1
         marker = handle.read(1)
         while marker == b"\xff":  # fill bytes before a marker
             marker = handle.read(1)
         if not marker:
-            return None
+            return None, orientation or 1
         code = marker[0]
         if code in _BARE_MARKERS:
             continue
         length = handle.read(2)
         if len(length) < 2 or code == 0xDA:  # the scan starts: no frame header seen
-            return None
+            return None, orientation or 1
+        body = int.from_bytes(length, "big") - 2
         if code in _SOF_MARKERS:
             frame = handle.read(5)
             if len(frame) < 5:
-                return None
+                return None, orientation or 1
             height, width = int.from_bytes(frame[1:3], "big"), int.from_bytes(frame[3:5], "big")
-            return (width, height) if width and height else None
-        handle.seek(int.from_bytes(length, "big") - 2, io.SEEK_CUR)
+            return ((width, height) if width and height else None), orientation or 1
+        if code == 0xE1 and orientation is None:
+            segment = handle.read(body)
+            if segment.startswith(b"Exif\x00\x00"):
+                orientation = _exif_orientation(segment[6:])
+            continue
+        handle.seek(body, io.SEEK_CUR)
+
+
+def _exif_orientation(tiff: bytes) -> int:
+    """The orientation tag (0x0112) of an Exif block's first image directory; 1 if absent."""
+    order = {b"II": "little", b"MM": "big"}.get(tiff[:2])
+    if order is None or len(tiff) < 8:
+        return 1
+    at = int.from_bytes(tiff[4:8], order)
+    count = int.from_bytes(tiff[at:at + 2], order) if at + 2 <= len(tiff) else 0
+    for entry in range(at + 2, min(at + 2 + 12 * count, len(tiff) - 11), 12):
+        if int.from_bytes(tiff[entry:entry + 2], order) == 0x0112:
+            value = int.from_bytes(tiff[entry + 8:entry + 10], order)
+            return value if 1 <= value <= 8 else 1
+    return 1
 
 
 def _png_size(handle) -> tuple[int, int] | None:
@@ -218,18 +284,21 @@ def _jpeg_is_complete(path: Path) -> bool:
 
 
 def _load_raster(path: Path, kind: str) -> Picture:
-    width, height = _header_size(path, kind)
+    (width, height), orientation = _header(path, kind)
     _check_size(path, width, height)
     if kind == "jpeg":
         if not _jpeg_is_complete(path):
             raise PhotoError(f"{path}: the JPEG file is truncated (the end of the image is "
                              "missing); copy the photo again")
         # Half size first: enough for most photos, and twice as fast to decode.
-        image = cv2.imread(str(path), cv2.IMREAD_REDUCED_COLOR_2)
+        # Turned as stored (see the module's note); mirrored ones upright.
+        turn = orientation if orientation in _TURN_UPRIGHT else 1
+        flags = cv2.IMREAD_REDUCED_COLOR_2 | (cv2.IMREAD_IGNORE_ORIENTATION if turn != 1 else 0)
+        image = cv2.imread(str(path), flags)
         if image is None:
             raise PhotoError(f"{path}: the JPEG data is damaged and cannot be decoded; "
                              "copy the photo again")
-        return Picture(path, image, scale=0.5)
+        return Picture(path, image, scale=0.5, turn=turn, stored_size=(width, height))
     image = cv2.imread(str(path), cv2.IMREAD_COLOR)
     if image is None:
         raise PhotoError(f"{path}: the {kind.upper()} data is damaged or truncated and cannot "

@@ -331,11 +331,13 @@ def _read_sheet(picture: Picture, gray: np.ndarray, group: MarkerGroup, size_mm:
 
 def _trim_corners_px(fit: SheetFit, sheet: Sheet, on_working_image: bool,
                      picture: Picture) -> list[list[float]]:
-    """The sheet's trim corners in full-size picture px, rounded to 0.1 px."""
+    """The sheet's trim corners in px of the full-size, upright picture,
+    rounded to 0.1 px."""
     if on_working_image and picture.scale != 1.0:
         fit = fit.scaled(1.0 / picture.scale)
     w, h = sheet.size_mm
-    corners = fit.to_px(np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64))
+    corners = picture.upright_points(
+        fit.to_px(np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)))
     return [[round(float(x), 1), round(float(y), 1)] for x, y in corners]
 
 

@@ -47,19 +47,53 @@ def test_png(tmp_path, picture, known):
     _read_ok(scan_photo(path, layouts=known))
 
 
-def test_jpeg_exif_orientation_is_honoured(tmp_path, picture, known):
-    # Stored on its side, with EXIF orientation 6 ("rotate 90 clockwise to view").
-    stored = cv2.rotate(picture, cv2.ROTATE_90_COUNTERCLOCKWISE)
-    pil = Image.fromarray(stored[:, :, ::-1])
+#: How each EXIF orientation stores an upright picture (what a phone writes).
+STORED = {2: lambda im: im[:, ::-1], 3: lambda im: cv2.rotate(im, cv2.ROTATE_180),
+          6: lambda im: cv2.rotate(im, cv2.ROTATE_90_COUNTERCLOCKWISE),
+          8: lambda im: cv2.rotate(im, cv2.ROTATE_90_CLOCKWISE)}
+
+
+@pytest.fixture(scope="module")
+def upright_corners(tmp_path_factory, picture, known) -> np.ndarray:
+    path = tmp_path_factory.mktemp("upright") / "upright.jpg"
+    Image.fromarray(picture[:, :, ::-1]).save(path, quality=90)
+    [sheet] = scan_photo(path, layouts=known).sheets
+    return np.float64(sheet.corners_px)
+
+
+@pytest.mark.parametrize("orientation", [3, 6, 8, 2])
+def test_jpeg_exif_orientation_is_honoured(tmp_path, picture, known, upright_corners,
+                                           orientation):
+    # Stored turned (or mirrored), with the EXIF orientation that says how to view it.
+    pil = Image.fromarray(np.ascontiguousarray(STORED[orientation](picture))[:, :, ::-1])
+    exif = pil.getexif()
+    exif[0x0112] = orientation
+    path = tmp_path / "phone.jpg"
+    pil.save(path, quality=90, exif=exif)
+    [decoded] = load_pictures(path)
+    # Seen upright: landscape like the original picture (half size, JPEG fast path).
+    assert decoded.upright().shape[:2] == (SIZE[1] // 2, SIZE[0] // 2)
+    assert decoded.full().shape[:2] == tuple(2 * n for n in decoded.image.shape[:2])
+    result = scan_photo(path, layouts=known)
+    _read_ok(result)
+    # The sheet's corners are reported in the upright picture, as a viewer shows it.
+    assert np.abs(np.float64(result.sheets[0].corners_px) - upright_corners).max() < 1.5
+
+
+def test_turned_jpeg_is_read_as_stored_with_points_turned_upright(tmp_path, picture):
+    # Turning the pixels costs as much as the rest of the decode: a turned
+    # photo is kept as stored and only the points are turned.
+    pil = Image.fromarray(np.ascontiguousarray(STORED[6](picture))[:, :, ::-1])
     exif = pil.getexif()
     exif[0x0112] = 6
     path = tmp_path / "phone.jpg"
     pil.save(path, quality=90, exif=exif)
     [decoded] = load_pictures(path)
-    # Upright again: landscape like the original picture (half size, JPEG fast path).
-    assert decoded.image.shape[1] > decoded.image.shape[0]
-    assert decoded.full().shape[:2] == picture.shape[:2]
-    _read_ok(scan_photo(path, layouts=known))
+    assert decoded.turn == 6 and decoded.image.shape[0] > decoded.image.shape[1]
+    height, width = picture.shape[:2]
+    stored = np.float64([[0, 0], [height - 1, 0], [10, 20]])  # stored: height x width turned
+    assert decoded.upright_points(stored).tolist() == [[width - 1, 0], [width - 1, height - 1],
+                                                       [width - 1 - 20, 10]]
 
 
 def test_heic(known):

@@ -253,10 +253,37 @@ def flat_sheet(seed: int, pen: str | None = None, kind: str | None = None,
 
 def photo_sheets(seed: int) -> tuple[np.ndarray, np.ndarray]:
     """Inputs and labels of the boxes of one photogen photo, read by the real scanner."""
+    from photogen.scene import generate_photo
+
+    rng = np.random.default_rng(seed)
+    profile = str(rng.choice(["easy", "normal", "hard"], p=[0.15, 0.45, 0.4]))
+    size = str(rng.choice(["8mp", "small"], p=[0.6, 0.4]))
+    photo = generate_photo(seed, profile=profile, size=size)
+    return _scanned_boxes(photo.jpeg, photo.truth)
+
+
+#: Of ``--foreign`` photos, this share are whole tables (several sheets).
+FOREIGN_TABLE_SHARE = 0.25
+
+
+def foreign_sheets(seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Inputs and labels of the boxes of one photo of benchmarks/foreign_photos.py
+    (the second generator: its own pens, fills and camera), read by the real
+    scanner; a quarter of them whole tables, a third hard."""
+    import foreign_photos
+
+    index = seed % 10_000
+    table = np.random.default_rng([seed, 5]).random() < FOREIGN_TABLE_SHARE
+    make = foreign_photos.make_table_photo if table else foreign_photos.make_photo
+    jpeg, truth = make(seed - index, index, 0.33)
+    return _scanned_boxes(jpeg, truth)
+
+
+def _scanned_boxes(jpeg: bytes, truth: dict) -> tuple[np.ndarray, np.ndarray]:
+    """Every box of every sheet of ``truth`` the real scanner finds in the photo."""
     import tempfile
 
     import qwixx_scan.read
-    from photogen.scene import generate_photo
     from qwixx_scan.blank import blank_reference
     from qwixx_scan.box_inputs import box_inputs
     from qwixx_scan.pipeline import known_layouts, scan_photo
@@ -264,20 +291,17 @@ def photo_sheets(seed: int) -> tuple[np.ndarray, np.ndarray]:
 
     # Only the scanner's rectified image is needed here, not its verdicts
     # (the classifier being trained may not exist yet).
-    qwixx_scan.read.read_marks = lambda rectified, sheet, px_per_mm: {}
+    qwixx_scan.read.read_marks = lambda rectified, sheet, **_: {}
 
-    rng = np.random.default_rng(seed)
-    profile = str(rng.choice(["easy", "normal", "hard"], p=[0.15, 0.45, 0.4]))
-    size = str(rng.choice(["8mp", "small"], p=[0.6, 0.4]))
-    photo = generate_photo(seed, profile=profile, size=size)
     with tempfile.NamedTemporaryFile(suffix=".jpg") as f:
-        f.write(photo.jpeg)
+        f.write(jpeg)
         f.flush()
         result = scan_photo(f.name, layouts=known_layouts(), keep_images=True)
     xs, ys = [], []
-    for want in photo.truth["sheets"]:
+    for want in truth["sheets"]:
         got = [s for s in result.sheets
-               if (s.sheet.layout, s.sheet.letter) == (want["layout"], want["letter"])]
+               if (s.sheet.layout, s.sheet.letter) == (want["layout"], want["letter"])
+               and _same_place(s.corners_px, want.get("corners_px"))]
         if len(got) != 1:
             continue
         sheet = got[0].sheet
@@ -289,20 +313,35 @@ def photo_sheets(seed: int) -> tuple[np.ndarray, np.ndarray]:
     return np.concatenate(xs), np.concatenate(ys)
 
 
+def _same_place(found: list, truth: list | None) -> bool:
+    """Whether a sheet found lies where the truth has it (a table holds several
+    sheets of one letter, classic ones all): the middles of their corners
+    within a fifth of the sheet's diagonal (bent paper's corners stray, a
+    neighbour lies a sheet away); a truth without corners holds one sheet."""
+    if truth is None:
+        return True
+    found, truth = np.float64(found), np.float64(truth)
+    diagonal = float(np.hypot(*(truth[2] - truth[0])))
+    return float(np.hypot(*(found.mean(axis=0) - truth.mean(axis=0)))) < 0.2 * diagonal
+
+
 def _job(job: tuple[str, int, str | None, str | None, bool, bool, int, float]
          ) -> tuple[str, int, np.ndarray, np.ndarray]:
     kind, seed, pen, mark, odd_ink, turned, objects, skip_tilt = job
     cv2.setNumThreads(1)
-    x, y = flat_sheet(seed, pen, mark, odd_ink, turned, objects, skip_tilt) if kind == "flat" \
-        else photo_sheets(seed)
+    if kind == "flat":
+        x, y = flat_sheet(seed, pen, mark, odd_ink, turned, objects, skip_tilt)
+    else:
+        x, y = (foreign_sheets if kind == "foreign" else photo_sheets)(seed)
     return kind, seed, x, y
 
 
 def generate(out: Path, flat: int, photos: int, jobs: int, start: int,
              pens: list[str] | None = None, marks: list[str] | None = None,
              odd_inks: bool = False, turned: bool = False, objects: int = 0,
-             skip_tilt: float = 0.0) -> None:
-    """``pens``/``marks``: the flat sheets cycle through these pens and mark
+             skip_tilt: float = 0.0, foreign: int = 0) -> None:
+    """``foreign``: photos of benchmarks/foreign_photos.py as well (see
+    :func:`foreign_sheets`); ``pens``/``marks``: the flat sheets cycle through these pens and mark
     kinds instead of drawing them at photogen's odds (more data where the
     reader is weak); ``odd_inks``: their pens write in :data:`ODD_INKS`;
     ``turned``: their marks are turned (see :data:`TURN_DEG`); ``objects``:
@@ -315,7 +354,9 @@ def generate(out: Path, flat: int, photos: int, jobs: int, start: int,
              marks[k // len(pens) % len(marks)], odd_inks, turned, objects, skip_tilt)
             for k in range(flat)] + \
            [("photo", SEED_BASE + 50_000 + start + k, None, None, False, False, 0, 0.0)
-            for k in range(photos)]
+            for k in range(photos)] + \
+           [("foreign", SEED_BASE + 60_000 + start + k, None, None, False, False, 0, 0.0)
+            for k in range(foreign)]
     xs, ys, seeds, kinds = [], [], [], []
     t0 = time.time()
     with ProcessPoolExecutor(jobs) as pool:
@@ -323,7 +364,7 @@ def generate(out: Path, flat: int, photos: int, jobs: int, start: int,
             xs.append(x)
             ys.append(y)
             seeds.append(np.full(len(y), seed, np.int64))
-            kinds.append(np.full(len(y), kind == "photo", np.uint8))
+            kinds.append(np.full(len(y), kind != "flat", np.uint8))
             if n % 50 == 0:
                 print(f"{n}/{len(work)} sheets, {time.time() - t0:.0f} s", file=sys.stderr)
     np.savez(out / f"boxes-{start}.npz", x=np.concatenate(xs), y=np.concatenate(ys),
@@ -612,6 +653,9 @@ def main() -> None:
     g.add_argument("--out", type=Path, required=True)
     g.add_argument("--flat", type=int, default=1500)
     g.add_argument("--photos", type=int, default=200)
+    g.add_argument("--foreign", type=int, default=0,
+                   help="photos of benchmarks/foreign_photos.py (a quarter whole tables), "
+                        "read by the scanner")
     g.add_argument("--start", type=int, default=0, help="first seed offset (more data in parts)")
     g.add_argument("--jobs", type=int, default=2)
     g.add_argument("--pen", action="append", choices=sorted(PENS),
@@ -659,7 +703,7 @@ def main() -> None:
         parser.error("--skip-tilt must be 0 to 45 degrees")
     if args.command == "generate":
         generate(args.out, args.flat, args.photos, args.jobs, args.start, args.pen, args.mark,
-                 args.odd_inks, args.turned, args.objects, args.skip_tilt)
+                 args.odd_inks, args.turned, args.objects, args.skip_tilt, args.foreign)
     elif args.command == "train":
         train(args.data, args.epochs, args.threads, args.member, args.seed)
     elif args.command == "tune":
