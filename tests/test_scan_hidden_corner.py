@@ -468,6 +468,22 @@ def test_a_neighbours_stroke_one_network_doubts_is_not_read_as_a_sure_cross(tmp_
             assert set(sheet.marked) == set(want["marked"])
 
 
+def test_a_fit_kept_by_one_corner_of_a_third_marker_is_not_trusted(tmp_path):
+    # A hard independent photo (foreign_photos.py --hard-share 1, seed 26,
+    # photo 43: tilted 36 degrees, bent 7 mm, a wide lens): RANSAC kept two
+    # markers' corners and one of a third; the fit put a trim corner far
+    # outside the picture and the sheet was refused as cut off.
+    from benchmarks.foreign_photos import make_photo
+
+    data, truth = make_photo(26, 43, 1.0)
+    path = tmp_path / "steep.jpg"
+    path.write_bytes(data)
+    result = scan_photo(path, layouts=known_layouts())
+    assert result.error is None, result.error
+    (sheet,) = result.sheets
+    assert set(sheet.marked) == set(truth["sheets"][0]["marked"]) and sheet.status == "ok"
+
+
 def test_a_marker_a_pen_stroke_touches_is_found(tmp_path):
     # An independent generator's photo (benchmarks/foreign_photos.py, seed
     # 21, photo 61): one marker under a thumb, and a blue cross's stroke
