@@ -80,7 +80,7 @@ class Picture:
         points = np.asarray(points, np.float64).reshape(-1, 2)
         if self.turn == 1:
             return points.copy()
-        width, height = self.stored_size or self.full().shape[1::-1]
+        width, height = self.stored_size  # set wherever turn is not 1
         x, y = points[:, 0], points[:, 1]
         if self.turn == 3:  # turned half round
             return np.column_stack([width - 1 - x, height - 1 - y])

@@ -254,15 +254,21 @@ def test_a_turned_code_the_detectors_read_is_taken_only_if_known():
     assert search_code(page, fit, rect, KETTINGEN_C.size_mm, known_payloads=payloads) is None
 
 
-def _independent_photo_sheet(tmp_path, seed: int, index: int):
-    """The one sheet the scanner reads in the independent generator's photo
-    (benchmarks/foreign_photos.py, made here: 1-2 s), and its truth."""
-    from benchmarks.foreign_photos import make_photo
+def _independent_photo(tmp_path, seed: int, index: int, hard_share: float = 0.25, *,
+                       table: bool = False):
+    """The scanner's result for the independent generator's photo
+    (benchmarks/foreign_photos.py, made here: 1-4 s), and its truth."""
+    from benchmarks.foreign_photos import make_photo, make_table_photo
 
-    data, truth = make_photo(seed, index, 0.25)
+    data, truth = (make_table_photo if table else make_photo)(seed, index, hard_share)
     path = tmp_path / f"{seed}-{index}.jpg"
     path.write_bytes(data)
-    result = scan_photo(path, layouts=known_layouts())
+    return scan_photo(path, layouts=known_layouts()), truth
+
+
+def _independent_photo_sheet(tmp_path, seed: int, index: int, hard_share: float = 0.25):
+    """The one sheet the scanner reads in the independent generator's photo, and its truth."""
+    result, truth = _independent_photo(tmp_path, seed, index, hard_share)
     assert result.error is None, result.error
     (sheet,) = result.sheets
     (expected,) = truth["sheets"]
@@ -451,12 +457,7 @@ def test_a_neighbours_stroke_one_network_doubts_is_not_read_as_a_sure_cross(tmp_
     # corner of the empty yellow 11. Two deciding networks read that box
     # crossed, the third leaned empty, and the sheet came out ``ok`` with a
     # wrong score. Looked at mirrored too (box_model.SPLIT) it is doubtful.
-    from benchmarks.foreign_photos import make_table_photo
-
-    data, truth = make_table_photo(14, 37, 1.0)
-    path = tmp_path / "table.jpg"
-    path.write_bytes(data)
-    result = scan_photo(path, layouts=known_layouts())
+    result, truth = _independent_photo(tmp_path, 14, 37, 1.0, table=True)
     assert result.error is None and result.problems == []
     (sheet,) = [s for s in result.sheets if s.sheet.letter == "D"]
     (want,) = [t for t in truth["sheets"] if t["letter"] == "D"]
@@ -473,15 +474,8 @@ def test_a_fit_kept_by_one_corner_of_a_third_marker_is_not_trusted(tmp_path):
     # photo 43: tilted 36 degrees, bent 7 mm, a wide lens): RANSAC kept two
     # markers' corners and one of a third; the fit put a trim corner far
     # outside the picture and the sheet was refused as cut off.
-    from benchmarks.foreign_photos import make_photo
-
-    data, truth = make_photo(26, 43, 1.0)
-    path = tmp_path / "steep.jpg"
-    path.write_bytes(data)
-    result = scan_photo(path, layouts=known_layouts())
-    assert result.error is None, result.error
-    (sheet,) = result.sheets
-    assert set(sheet.marked) == set(truth["sheets"][0]["marked"]) and sheet.status == "ok"
+    sheet, expected = _independent_photo_sheet(tmp_path, 26, 43, 1.0)
+    assert set(sheet.marked) == set(expected["marked"]) and sheet.status == "ok"
 
 
 def test_a_marker_a_pen_stroke_touches_is_found(tmp_path):
@@ -504,12 +498,7 @@ def test_a_sheet_whose_four_markers_are_seen_is_not_refused_as_cut_off(tmp_path)
     # sheet's far edge 180 px outside it: a fit to two of the markers (see
     # rectify.fit_sheet), and the sheet was refused as cut off. Fitted to
     # all four, both sheets are read, and no box read is wrong.
-    from benchmarks.foreign_photos import make_table_photo
-
-    data, truth = make_table_photo(13, 24, 0.25)
-    path = tmp_path / "table.jpg"
-    path.write_bytes(data)
-    result = scan_photo(path, layouts=known_layouts())
+    result, truth = _independent_photo(tmp_path, 13, 24, table=True)
     assert result.error is None and result.problems == []
     assert len(result.sheets) == len(truth["sheets"]) == 2
     for sheet in result.sheets:

@@ -297,32 +297,24 @@ def _scanned_boxes(jpeg: bytes, truth: dict) -> tuple[np.ndarray, np.ndarray]:
         f.write(jpeg)
         f.flush()
         result = scan_photo(f.name, layouts=known_layouts(), keep_images=True)
+    from scan_benchmark import _nearest_same_sheet
+
+    # matched as the benchmark matches them (a table holds several sheets of one letter)
+    found = [dict(layout=s.sheet.layout, letter=s.sheet.letter, corners_px=s.corners_px, at=i)
+             for i, s in enumerate(result.sheets)]
     xs, ys = [], []
     for want in truth["sheets"]:
-        got = [s for s in result.sheets
-               if (s.sheet.layout, s.sheet.letter) == (want["layout"], want["letter"])
-               and _same_place(s.corners_px, want.get("corners_px"))]
-        if len(got) != 1:
+        got = _nearest_same_sheet(want, found)
+        if got is None:
             continue
-        sheet = got[0].sheet
-        inputs, _ = box_inputs(got[0].rectified, sheet, blank_reference(sheet, RECT_PX_PER_MM))
+        read = result.sheets[got["at"]]
+        sheet = read.sheet
+        inputs, _ = box_inputs(read.rectified, sheet, blank_reference(sheet, RECT_PX_PER_MM))
         xs.append(_quantise(inputs))
         ys.append(np.array([b.id in set(want["marked"]) for b in sheet.boxes], np.uint8))
     if not xs:
         return np.zeros((0, 6, 48, 48), np.uint8), np.zeros(0, np.uint8)
     return np.concatenate(xs), np.concatenate(ys)
-
-
-def _same_place(found: list, truth: list | None) -> bool:
-    """Whether a sheet found lies where the truth has it (a table holds several
-    sheets of one letter, classic ones all): the middles of their corners
-    within a fifth of the sheet's diagonal (bent paper's corners stray, a
-    neighbour lies a sheet away); a truth without corners holds one sheet."""
-    if truth is None:
-        return True
-    found, truth = np.float64(found), np.float64(truth)
-    diagonal = float(np.hypot(*(truth[2] - truth[0])))
-    return float(np.hypot(*(found.mean(axis=0) - truth.mean(axis=0)))) < 0.2 * diagonal
 
 
 def _job(job: tuple[str, int, str | None, str | None, bool, bool, int, float]
