@@ -2,7 +2,7 @@
 
     python benchmarks/scan_benchmark.py [--count 300] [--seed 4] [--cache DIR]
                                         [--gen-jobs N] [--size mixed] [--table]
-                                        [--photos DIR]
+                                        [--photos DIR] [--long-side PX]
 
 Generates (once; cached in --cache) photos with ``python -m photogen`` (fixed
 seed, a quarter of them hard, 8-12 megapixels), scans them one by one in a
@@ -23,6 +23,11 @@ made elsewhere):
 Targets (issue 4): <= 1 wrong box in 10,000; >= 99.5 % sheets exact; 0
 silent errors; <= 5 % of correct sheets to review; median <= 0.25 s per
 12 MP photo and <= 2x decode; peak <= 400 MB.
+
+``--long-side PX`` scans copies of the photos shrunk to PX on their long
+side and saved again as JPEG (quality 80), as messaging apps send photos
+(the truth's pixel positions shrunk with them); made once, next to the
+photos' cache folder (or in --cache for --photos).
 
 ``--table`` (issue 5): photos of a whole table, 2-5 sheets each, 12 MP by
 default. Adds: sheets found, photos with every sheet found, median seconds
@@ -211,6 +216,30 @@ def compare_game(truth: dict, result: dict, tally: Counter, examples: list[str])
         examples.append(f"{truth['file']}: game read wrong and not provisional   <-- SILENT")
 
 
+def shrunk_copies(photos: list[Path], long_side: int, folder: Path) -> list[Path]:
+    """Each photo (with its truth) shrunk to ``long_side`` px, in ``folder``."""
+    import cv2
+
+    folder.mkdir(parents=True, exist_ok=True)
+    out = []
+    for photo in photos:
+        target = folder / photo.name
+        truth_path = target.with_suffix(".json")
+        if not truth_path.exists():
+            image = cv2.imread(str(photo))
+            factor = long_side / max(image.shape[:2])
+            small = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+            if not cv2.imwrite(str(target), small, [cv2.IMWRITE_JPEG_QUALITY, 80]):
+                raise SystemExit(f"cannot write {target}")
+            truth = json.loads(photo.with_suffix(".json").read_text())
+            for sheet in truth["sheets"]:
+                if "corners_px" in sheet:
+                    sheet["corners_px"] = [[x * factor, y * factor] for x, y in sheet["corners_px"]]
+            truth_path.write_text(json.dumps(truth))  # last: a folder cut short is redone
+        out.append(target)
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--count", type=int, default=300)
@@ -223,6 +252,9 @@ def main() -> None:
     parser.add_argument("--photos", type=Path, default=None,
                         help="scan the photos already in this folder (NNNN.jpg with truth "
                              "NNNN.json) instead of generating them; none are deleted or made")
+    parser.add_argument("--long-side", type=int, default=None, metavar="PX",
+                        help="scan copies shrunk to PX on the long side (as messaging apps "
+                             "send photos)")
     parser.add_argument("--gen-jobs", type=int, default=2)
     parser.add_argument("--show", type=int, default=15, help="misread sheets to list")
     parser.add_argument("--child", nargs="*", help=argparse.SUPPRESS)
@@ -240,6 +272,10 @@ def main() -> None:
         folder = args.cache / f"seed{args.seed}-{size}{'-table' if args.table else ''}"
         photos = ensure_photos(folder, args.count, args.seed, size, args.gen_jobs,
                                table=args.table)
+    if args.long_side:
+        base = args.cache / args.photos.name if args.photos else folder
+        photos = shrunk_copies(photos, args.long_side,
+                               base.with_name(f"{base.name}-long{args.long_side}"))
     proc = subprocess.run([sys.executable, __file__, "--child", *map(str, photos)], cwd=REPO,
                           capture_output=True, text=True, check=True)
     lines = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]

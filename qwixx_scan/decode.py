@@ -5,6 +5,9 @@ y down. Decoding is most of the time a scan takes, so a JPEG is first
 decoded at half size (libjpeg scales during the DCT, about twice as fast as
 a full decode); the scanner asks for the full-size pixels only when the
 sheet is too small in the half size picture (see :meth:`Picture.full`).
+A small JPEG (a photo shrunk by a messaging app) is decoded at full size
+straight away: its half would be too coarse to find the markers in (see
+HALF_SIZE_FROM_PX).
 A JPEG that its EXIF orientation says to turn (a phone held upright or
 upside down) is left as stored: the scanner finds sheets at any turn, and
 turning the pixels took as long as the rest of the decode; the points it
@@ -36,6 +39,14 @@ MAX_SIZE = (8192, 6144)
 MAX_PIXELS = MAX_SIZE[0] * MAX_SIZE[1]
 #: Resolution at which PDF pages (flatbed scans) are rasterized.
 PDF_DPI = 300
+#: A JPEG is decoded at half size first only if it is at least this many px
+#: on its long side: half of it is then at least as big as the copy markers
+#: are looked for in (find.DETECT_LONG_SIDE_PX, 1280). Below that the half
+#: loses markers that the full size shows: of 150 independent photos shrunk
+#: to 800 px on the long side (as messaging apps send them), 8 sheets went
+#: unread at half size and 1 at full size; at 1,000 px 2 and 0 (1,600 px:
+#: 0 of 150 either way; 1,600 px tables: 2 of 134 and 0).
+HALF_SIZE_FROM_PX = 2560
 
 _HEIF_BRANDS = (b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1", b"avif")
 
@@ -293,12 +304,15 @@ def _load_raster(path: Path, kind: str) -> Picture:
         # Half size first: enough for most photos, and twice as fast to decode.
         # Turned as stored (see the module's note); mirrored ones upright.
         turn = orientation if orientation in _TURN_UPRIGHT else 1
-        flags = cv2.IMREAD_REDUCED_COLOR_2 | (cv2.IMREAD_IGNORE_ORIENTATION if turn != 1 else 0)
+        half = max(width, height) >= HALF_SIZE_FROM_PX
+        flags = ((cv2.IMREAD_REDUCED_COLOR_2 if half else cv2.IMREAD_COLOR)
+                 | (cv2.IMREAD_IGNORE_ORIENTATION if turn != 1 else 0))
         image = cv2.imread(str(path), flags)
         if image is None:
             raise PhotoError(f"{path}: the JPEG data is damaged and cannot be decoded; "
                              "copy the photo again")
-        return Picture(path, image, scale=0.5, turn=turn, stored_size=(width, height))
+        return Picture(path, image, scale=0.5 if half else 1.0, turn=turn,
+                       stored_size=(width, height))
     image = cv2.imread(str(path), cv2.IMREAD_COLOR)
     if image is None:
         raise PhotoError(f"{path}: the {kind.upper()} data is damaged or truncated and cannot "

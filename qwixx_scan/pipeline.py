@@ -20,7 +20,8 @@ from qwixx_print.layout import CODE_MM, Layout, Sheet, load_builtin_layouts, loa
 from qwixx_print.rules import SheetScore, score_sheet
 
 from .decode import Picture, iter_pictures
-from .find import CORNER_NAMES, MarkerGroup, detect_markers, group_markers, marker_rect_corners_mm
+from .find import (CORNER_NAMES, SMALL_MARKER_PX, MarkerGroup, detect_markers, group_markers,
+                   marker_rect_corners_mm)
 from .identify import KnownSheets, pin_fit_at_code, read_code, search_code
 from .rectify import (
     MAX_FIT_ERROR_MM,
@@ -42,6 +43,13 @@ BOTTOM_RIGHT = 2
 #: half-size decode (6-10 px/mm) gave the same boxes as from the full size,
 #: and the full decode costs as much as the rest of the scan.
 MIN_SOURCE_PX_PER_MM = 4.5
+#: A picture smaller than this (px on its long side) has most likely been
+#: shrunk on the way (messaging apps send 1,280-1,600 px, or less): where a
+#: sheet in it cannot be read, the message says so. Such pictures are read
+#: until the markers get too small (benchmarks/scan_benchmark.py
+#: --long-side: 150 independent photos at 1,000 px, 145 sheets exact and
+#: none unread; at 800 px, 1 unread).
+SMALL_PICTURE_PX = 2000
 
 
 @dataclass
@@ -140,13 +148,14 @@ def scan_photo(path: str | Path, *, layouts: Iterable[Layout] | KnownSheets,
             errors.append(exc.message)
             break
         prefix = f"page {picture.page}: " if (picture.pages or 1) > 1 else ""
+        hint = _small_picture_hint(picture)
         try:
             sheets, problems = _scan_picture(picture, known, keep_images=keep_images)
         except QwixxError as exc:
-            errors.append(prefix + exc.message)
+            errors.append(prefix + exc.message + hint)
             continue
         result.sheets += sheets
-        result.problems += [prefix + p for p in problems]
+        result.problems += [prefix + p + hint for p in problems]
     if not result.sheets:
         messages = errors + result.problems
         result.error = "; ".join(messages) if messages else f"{path}: no sheet found"
@@ -154,6 +163,19 @@ def scan_photo(path: str | Path, *, layouts: Iterable[Layout] | KnownSheets,
     else:
         result.problems = errors + result.problems
     return result
+
+
+def _small_picture_hint(picture: Picture) -> str:
+    """What to add to a refusal where the picture itself is small (see
+    SMALL_PICTURE_PX), else nothing."""
+    height, width = picture.image.shape[:2]
+    width, height = round(width / picture.scale), round(height / picture.scale)
+    if picture.turn in (6, 8):  # stored a quarter turned: say it as a viewer shows it
+        width, height = height, width
+    if max(width, height) >= SMALL_PICTURE_PX:
+        return ""
+    return (f" (this picture is only {width} x {height} pixels: if it was sent through a "
+            "messaging app, use the original photo)")
 
 
 def _scan_picture(picture: Picture, known: KnownSheets, *,
@@ -246,6 +268,14 @@ def _best_grouping(hits, known: KnownSheets) -> tuple[tuple[float, float], list[
 
 def _too_few_markers(group: MarkerGroup, size_mm: tuple[float, float],
                      image_size: tuple[int, int], where: str) -> str:
+    seen = ", ".join(CORNER_NAMES[k] for k in sorted(group.hits))
+    if np.mean([h.side_px for h in group.hits.values()]) < SMALL_MARKER_PX:
+        # Markers this small are easily missed, and too coarse to tell
+        # where the sheet's edges lie: no claim that it is cut off.
+        return (f"{where}: only {_markers_visible(len(group.hits))} ({seen}), and "
+                f"{'it is' if len(group.hits) == 1 else 'they are'} tiny in the picture: "
+                "photograph the sheet from closer, so that it fills at least a fifth of the "
+                "picture")
     mm = np.vstack([marker_rect_corners_mm(k, size_mm) for k in group.hits])
     px = np.vstack([h.corners for h in group.hits.values()])
     affine, _ = cv2.estimateAffine2D(mm.astype(np.float32), px.astype(np.float32))
@@ -254,10 +284,12 @@ def _too_few_markers(group: MarkerGroup, size_mm: tuple[float, float],
         sides = outside_sides(fit, (0, 0, size_mm[0], size_mm[1]), image_size, margin_px=-2)
         if sides:
             return _cut_off_message(where, sides)
-    seen = ", ".join(CORNER_NAMES[k] for k in sorted(group.hits))
-    return (f"{where}: only {len(group.hits)} of the 4 corner markers of a sheet are visible "
-            f"({seen}); at least 3 are needed: uncover the corners, avoid glare and shadow, "
-            "and photograph again")
+    return (f"{where}: only {_markers_visible(len(group.hits))} ({seen}); at least 3 are "
+            "needed: uncover the corners, avoid glare and shadow, and photograph again")
+
+
+def _markers_visible(count: int) -> str:
+    return f"{count} of the 4 corner markers of a sheet {'is' if count == 1 else 'are'} visible"
 
 
 def _cut_off_message(where: str, sides: list[str]) -> str:

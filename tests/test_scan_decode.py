@@ -13,7 +13,7 @@ from scan_support import flat_sheet, photo, placement, write_jpeg
 
 from qwixx_print.errors import PhotoError
 from qwixx_print.layout import load_layout
-from qwixx_scan.decode import MAX_PIXELS, load_pictures
+from qwixx_scan.decode import HALF_SIZE_FROM_PX, MAX_PIXELS, load_pictures
 from qwixx_scan.identify import KnownSheets
 from qwixx_scan.pipeline import known_layouts, scan_photo
 
@@ -32,6 +32,14 @@ def known() -> KnownSheets:
 def picture() -> np.ndarray:
     h = placement(SHEET, SIZE, centre=(900, 675), width_px=1400, angle_deg=-8, tilt=0.1)
     return photo(SIZE, [(flat_sheet(SHEET, CROSSES), h)], seed=3)
+
+
+@pytest.fixture(scope="module")
+def phone_picture(picture) -> np.ndarray:
+    """``picture`` as big as a phone photo's long side must be for the
+    half-size first decode (HALF_SIZE_FROM_PX), the path 8-12 MP photos take."""
+    factor = HALF_SIZE_FROM_PX / SIZE[0] * 1.05
+    return cv2.resize(picture, None, fx=factor, fy=factor, interpolation=cv2.INTER_CUBIC)
 
 
 def _read_ok(result) -> None:
@@ -54,25 +62,26 @@ STORED = {2: lambda im: im[:, ::-1], 3: lambda im: cv2.rotate(im, cv2.ROTATE_180
 
 
 @pytest.fixture(scope="module")
-def upright_corners(tmp_path_factory, picture, known) -> np.ndarray:
+def upright_corners(tmp_path_factory, phone_picture, known) -> np.ndarray:
     path = tmp_path_factory.mktemp("upright") / "upright.jpg"
-    Image.fromarray(picture[:, :, ::-1]).save(path, quality=90)
+    Image.fromarray(phone_picture[:, :, ::-1]).save(path, quality=90)
     [sheet] = scan_photo(path, layouts=known).sheets
     return np.float64(sheet.corners_px)
 
 
 @pytest.mark.parametrize("orientation", [3, 6, 8, 2])
-def test_jpeg_exif_orientation_is_honoured(tmp_path, picture, known, upright_corners,
+def test_jpeg_exif_orientation_is_honoured(tmp_path, phone_picture, known, upright_corners,
                                            orientation):
     # Stored turned (or mirrored), with the EXIF orientation that says how to view it.
-    pil = Image.fromarray(np.ascontiguousarray(STORED[orientation](picture))[:, :, ::-1])
+    pil = Image.fromarray(np.ascontiguousarray(STORED[orientation](phone_picture))[:, :, ::-1])
     exif = pil.getexif()
     exif[0x0112] = orientation
     path = tmp_path / "phone.jpg"
     pil.save(path, quality=90, exif=exif)
     [decoded] = load_pictures(path)
     # Seen upright: landscape like the original picture (half size, JPEG fast path).
-    assert decoded.upright().shape[:2] == (SIZE[1] // 2, SIZE[0] // 2)
+    height, width = phone_picture.shape[:2]
+    assert decoded.upright().shape[:2] == (height // 2, width // 2)
     assert decoded.full().shape[:2] == tuple(2 * n for n in decoded.image.shape[:2])
     result = scan_photo(path, layouts=known)
     _read_ok(result)
@@ -185,12 +194,21 @@ def test_huge_pdf_page_is_refused(tmp_path, known):
     assert "megapixels" in result.error
 
 
-def test_jpeg_written_by_us_decodes_at_half_size_first(tmp_path, picture):
+def test_a_phone_sized_jpeg_decodes_at_half_size_first(tmp_path, phone_picture):
+    path = tmp_path / "p.jpg"
+    write_jpeg(path, phone_picture)
+    [decoded] = load_pictures(path)
+    assert decoded.scale == 0.5
+    assert decoded.image.shape[:2] == (phone_picture.shape[0] // 2, phone_picture.shape[1] // 2)
+
+
+def test_a_small_jpeg_decodes_at_full_size(tmp_path, picture):
+    # A photo shrunk by a messaging app: its half would lose the markers.
     path = tmp_path / "p.jpg"
     write_jpeg(path, picture)
     [decoded] = load_pictures(path)
-    assert decoded.scale == 0.5
-    assert decoded.image.shape[:2] == (picture.shape[0] // 2, picture.shape[1] // 2)
+    assert decoded.scale == 1.0
+    assert decoded.image.shape[:2] == picture.shape[:2]
 
 
 def test_huge_jpeg_is_refused_before_decoding(tmp_path, known):
@@ -202,11 +220,12 @@ def test_huge_jpeg_is_refused_before_decoding(tmp_path, known):
     assert "8000 x 6500" in result.error and "52.0 megapixels" in result.error
 
 
-def test_jpeg_size_read_past_big_metadata_segments(tmp_path, picture):
+def test_jpeg_size_read_past_big_metadata_segments(tmp_path, phone_picture):
     # Phones put EXIF (with a thumbnail), ICC profiles and XMP before the
     # frame header, and a marker may be preceded by fill bytes.
     from qwixx_scan.decode import _header_size
 
+    picture = phone_picture
     ok, data = cv2.imencode(".jpg", picture)
     data = data.tobytes()
     segments = b"".join(b"\xff" + bytes([code]) + (len(body) + 2).to_bytes(2, "big") + body
