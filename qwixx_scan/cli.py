@@ -18,6 +18,7 @@ import cv2
 
 from qwixx_print.errors import ExitCode, OutputError
 
+from .decode import photos_in_folder
 from .game import Scoreboard, scoreboard
 from .identify import KnownSheets
 from .pipeline import PhotoResult, known_layouts, scan_photo
@@ -83,6 +84,17 @@ def scan_all(paths: Sequence[str], layout_files: Sequence[str], *, jobs: int,
         yield from pool.map(_scan_in_worker, paths, [overlay_dir] * len(paths), stems)
 
 
+def expand_folders(paths: Sequence[str]) -> list[str]:
+    """``paths`` with each folder replaced by the photos in it (see
+    :func:`~qwixx_scan.decode.photos_in_folder`); a folder without any stays,
+    for the scan to report."""
+    out: list[str] = []
+    for path in paths:
+        inside = photos_in_folder(path) if Path(path).is_dir() else []
+        out += [str(p) for p in inside] or [path]
+    return out
+
+
 def exit_code_for(results: Sequence[PhotoResult]) -> ExitCode:
     """10 if the scan of some photo hit a bug, else 3 if any photo (or a sheet
     in it) could not be read, else 1 if any sheet needs review or is invalid,
@@ -126,7 +138,8 @@ def scan_command(photos: tuple[str, ...], as_json: bool, overlay_dir: str | None
     """Read photographed score sheets and score them.
 
     PHOTO is a JPEG, PNG or HEIC photo, or a PDF from a scanner (every page
-    is read). A photo may hold several sheets. Each sheet is identified by
+    is read), or a folder: every such file in it, by name. A photo may hold
+    several sheets. Each sheet is identified by
     the code printed on it, read box by box and scored with the rules; a box
     the reader cannot decide is reported as uncertain and the sheet is sent
     to review, never guessed.
@@ -171,6 +184,7 @@ def scan_command(photos: tuple[str, ...], as_json: bool, overlay_dir: str | None
                 from None
     known_layouts(layout_files)  # a bad --layout file stops here, before any photo
     results: list[PhotoResult] = []
+    photos = tuple(expand_folders(photos))
     stream = scan_all(list(photos), layout_files, jobs=jobs, overlay_dir=overlay_dir)
     if sys.stderr.isatty() and len(photos) > 1:
         with click.progressbar(stream, length=len(photos), label="scanning", file=sys.stderr) as bar:

@@ -110,6 +110,18 @@ _TURN_UPRIGHT = {1: lambda image: image,
                  8: lambda image: cv2.rotate(image, cv2.ROTATE_90_COUNTERCLOCKWISE)}
 
 
+#: File name endings of the files taken as photos from a folder.
+PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".heic", ".heif", ".pdf")
+
+
+def photos_in_folder(folder: str | Path) -> list[Path]:
+    """The photo files directly in ``folder`` (by their ending, any case),
+    sorted by name; other files and subfolders are left alone."""
+    return sorted((p for p in Path(folder).iterdir()
+                   if p.is_file() and p.suffix.lower() in PHOTO_SUFFIXES),
+                  key=lambda p: p.name.lower())
+
+
 def load_pictures(path: str | Path) -> list[Picture]:
     """All pictures of a file at once (see :func:`iter_pictures`)."""
     return list(iter_pictures(path))
@@ -125,6 +137,9 @@ def iter_pictures(path: str | Path) -> Iterator[Picture]:
     if not path.exists():
         raise PhotoError(f"{path}: no such file; check the path")
     if path.is_dir():
+        if not photos_in_folder(path):
+            raise PhotoError(f"{path}: is a folder with no photos in it (JPEG, PNG, HEIC or "
+                             "PDF files); check the path")
         raise PhotoError(f"{path}: is a folder; give the photo files inside it")
     try:
         with path.open("rb") as handle:

@@ -155,3 +155,23 @@ def test_a_crash_on_one_photo_is_reported_and_the_rest_go_on(photos, monkeypatch
     first, second = json.loads(result.stdout)
     assert "internal error" in first["error"] and "injected failure" in first["error"]
     assert second["error"] is None and second["sheets"][0]["status"] == "ok"
+
+
+def test_a_folder_is_read_photo_by_photo_in_name_order(photos, tmp_path):
+    folder = tmp_path / "game"
+    folder.mkdir()
+    for name, key in (("B.JPG", "broken"), ("a.jpg", "good")):
+        (folder / name).write_bytes(open(photos[key], "rb").read())
+    (folder / "a.expected.json").write_text("{}")  # not a photo: left alone
+    (folder / "old").mkdir()  # nor a subfolder
+    result = run(str(folder), "--json")
+    assert [entry["file"] for entry in json.loads(result.stdout)] == [
+        str(folder / "a.jpg"), str(folder / "B.JPG")]
+    assert result.exit_code == 1  # B.JPG is invalid; nothing unreadable
+
+
+def test_a_folder_without_photos_is_reported_and_the_rest_read(photos, tmp_path):
+    result = run(str(tmp_path), photos["good"], "--json")
+    assert result.exit_code == 3
+    first, second = json.loads(result.stdout)
+    assert "no photos in it" in first["error"] and second["error"] is None
