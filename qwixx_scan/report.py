@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from qwixx_print.layout import ROWS
+from qwixx_print.rules import score_sheet
 
 from .game import Scoreboard
 from .pipeline import PhotoResult, SheetResult
@@ -143,6 +144,15 @@ def sheet_table(file: str, result: SheetResult) -> str:
     return "\n".join(out)
 
 
+def _if_crossed(result: SheetResult, box_id: str) -> str:
+    """What the total would be with ``box_id``, the sheet's one doubtful box,
+    crossed: a person who looks at the sheet then need not count again."""
+    other = score_sheet(result.sheet, set(result.marked) | {box_id})
+    if other.errors:
+        return "; crossed, it would break a rule"
+    return f"; if it is, the total is {other.total}"
+
+
 def needs_a_look(result: SheetResult) -> list[str]:
     """One line per thing a person should check on this sheet."""
     lines = []
@@ -155,7 +165,8 @@ def needs_a_look(result: SheetResult) -> list[str]:
         for box_id in result.uncertain:
             note = getattr(result.verdicts.get(box_id), "note", "")
             lines.append(f"{box_id}: cannot tell whether it is crossed"
-                         + (f" ({note})" if note else "") + "; not counted")
+                         + (f" ({note})" if note else "") + "; not counted"
+                         + (_if_crossed(result, box_id) if len(result.uncertain) == 1 else ""))
     for v in result.score.violations:
         lines.append(f"{v.severity}: {v.message}")
     return lines

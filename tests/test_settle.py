@@ -184,3 +184,27 @@ def test_a_rule_error_on_a_sheet_read_too_poorly_to_judge_makes_review_not_inval
         verdicts = verdicts_for(KETTINGEN_B, {a}, doubtful)
         score = doubt_aware(score_sheet(KETTINGEN_B, [a]), KETTINGEN_B, verdicts)
         assert score.status(list(doubtful)) == status, n
+
+
+def test_a_sheets_one_doubtful_box_comes_with_the_total_if_it_is_crossed():
+    from qwixx_scan.pipeline import SheetResult
+    from qwixx_scan.report import sheet_table
+
+    chained = {p for chain in KETTINGEN_B.chains for p in chain}
+    red = [x.id for x in KETTINGEN_B.boxes if x.row == "red" and x.kind == "number"
+           and x.id not in chained]
+    marked = red[:2]
+
+    def table(doubtful_box):
+        verdicts = verdicts_for(KETTINGEN_B, set(marked), {doubtful_box: "empty"})
+        return sheet_table("anna.jpg", SheetResult(
+            sheet=KETTINGEN_B, verdicts=verdicts, score=score_sheet(KETTINGEN_B, marked),
+            uncertain=[doubtful_box]))
+
+    # two red crosses (3 points) and a third one doubtful: 6 if it is crossed
+    assert score_sheet(KETTINGEN_B, marked).total == 3
+    assert f"{red[2]}: cannot tell whether it is crossed" in table(red[2])
+    assert "not counted; if it is, the total is 6" in table(red[2])
+    # the lock with two crosses in its row: a cross there would break a rule
+    assert "red-lock: cannot tell whether it is crossed" in table("red-lock")
+    assert "crossed, it would break a rule" in table("red-lock")
