@@ -14,8 +14,11 @@ Decisions, in one place:
   (they may differ only where one of them is uncertain), are one player's
   sheet photographed twice: counted once, with a note. The most certain
   reading is kept (status ok before review before invalid, then fewer
-  uncertain boxes, then the first given). Two sheets in one picture are
-  always two sheets, even with equal marks.
+  uncertain boxes, then the first given); but where every box one reading
+  left uncertain another one decided (a doubtful sheet photographed
+  again), the readings are put together, each box as the photo that could
+  tell read it, and scored anew. Two sheets in one picture are always two
+  sheets, even with equal marks.
 * **Ranking.** By total, highest first; equal totals share a rank and the
   next rank is skipped ("1, 2, 2, 4"). The rules name no tie-breaker.
 * **Provisional.** The ranking is provisional while any player's sheet is
@@ -25,14 +28,16 @@ Decisions, in one place:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from qwixx_print.rules import SheetScore, Violation, check_game
+from qwixx_print.rules import SheetScore, Violation, check_game, score_sheet
 
 if TYPE_CHECKING:
+    from qwixx_print.layout import Sheet
+
     from .pipeline import PhotoResult
 
 #: Better first: the reading kept when one sheet was photographed twice.
@@ -47,7 +52,9 @@ class ScannedSheet:
     photo's ``sheets`` list; ``page``: the PDF page, else None.
     ``alone``: the only sheet read in its picture (the file then names the
     player). ``where``: its place among the picture's sheets ("top left"),
-    empty when alone. ``status`` as in INTERFACES.md.
+    empty when alone. ``status`` as in INTERFACES.md. ``layout_sheet``: the
+    sheet's geometry, to score readings put together (see the module
+    docstring); without it they are not.
     """
 
     file: str
@@ -58,6 +65,7 @@ class ScannedSheet:
     page: int | None = None
     alone: bool = True
     where: str = ""
+    layout_sheet: Sheet | None = None
 
     @property
     def picture(self) -> tuple[str, int | None]:
@@ -172,7 +180,7 @@ def scoreboard(results: Sequence[PhotoResult]) -> Scoreboard:
                 readings.append(ScannedSheet(
                     file=result.file, sheet=i, score=s.score, status=s.status,
                     uncertain=frozenset(s.uncertain), page=s.page, alone=alone,
-                    where="" if alone else where))
+                    where="" if alone else where, layout_sheet=s.sheet))
     return rank_game(readings, unread=unread)
 
 
@@ -184,12 +192,15 @@ def rank_game(readings: Sequence[ScannedSheet], *, unread: Sequence[str] = ()) -
     for cluster in clusters:
         best = min(cluster, key=lambda r: (_STATUS_ORDER.get(r.status, 3), len(r.uncertain)))
         others = tuple(r for r in cluster if r is not best)
-        kept.append((best, others))
+        together = _put_together(best, others)
+        kept.append((together or best, others))
         if others:
             name = " ".join(x for x in (best.score.layout, best.score.letter) if x)
             where = ", ".join(r.source for r in cluster)
+            how = ("read from them together (each box where it could be told)" if together
+                   else f"as read in {best.source}")
             notes.append(f"{name}: the same sheet (same letter and marks) in {where}; "
-                         f"counted once, as read in {best.source}")
+                         f"counted once, {how}")
     kept.sort(key=lambda k: (-k[0].score.total, k[0].score.letter or "", k[0].file, k[0].sheet))
     totals = [best.score.total for best, _ in kept]
     players = tuple(
@@ -200,6 +211,21 @@ def rank_game(readings: Sequence[ScannedSheet], *, unread: Sequence[str] = ()) -
                           names=[p.reading.source for p in players])
     return Scoreboard(players=players, warnings=tuple(warnings), notes=tuple(notes),
                       unread=tuple(unread))
+
+
+def _put_together(best: ScannedSheet, others: Sequence[ScannedSheet]) -> ScannedSheet | None:
+    """One reading from several of one sheet, where together they decide
+    every box that ``best`` left uncertain and no box stays uncertain in all
+    of them; else None. They agree on every box two of them decided (see
+    :meth:`ScannedSheet.same_sheet_as`), so a box is crossed where any of
+    them read it crossed."""
+    if not best.uncertain or not others or best.layout_sheet is None:
+        return None
+    if frozenset.intersection(best.uncertain, *(r.uncertain for r in others)):
+        return None
+    marked = set(best.score.marked).union(*(r.score.marked for r in others))
+    score = score_sheet(best.layout_sheet, marked)
+    return replace(best, score=score, status=score.status(), uncertain=frozenset())
 
 
 def _same_sheet_clusters(readings: Sequence[ScannedSheet]) -> list[list[ScannedSheet]]:

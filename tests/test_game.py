@@ -25,7 +25,7 @@ def reading(sheet, marked=(), *, file="p.jpg", index=0, uncertain=(), alone=True
     score = score_sheet(sheet, marked)
     return ScannedSheet(file=file, sheet=index, score=score,
                         status=score.status(uncertain), uncertain=frozenset(uncertain),
-                        alone=alone, where=where)
+                        alone=alone, where=where, layout_sheet=sheet)
 
 
 def finished_game(*extra):
@@ -74,6 +74,36 @@ def test_a_second_photo_with_an_uncertain_box_is_still_the_same_sheet_and_the_su
     [player] = board.players
     assert player.reading.file == "second.jpg" and player.status == "ok"
     assert [d.file for d in player.duplicates] == ["first.jpg"]
+
+
+def test_two_photos_each_doubtful_somewhere_else_are_read_together():
+    # yellow-2 doubtful in the first photo, green-12 in the second: each decided
+    # by the other, so together every box is told and the sheet is ok.
+    sheet = TREDEN.sheet("A")
+    marks = LOCK_RED + LOCK_BLUE + ("yellow-2", "green-12")
+    first = reading(sheet, [m for m in marks if m != "yellow-2"], file="first.jpg",
+                    uncertain=("yellow-2",))
+    second = reading(sheet, [m for m in marks if m != "green-12"], file="second.jpg",
+                     uncertain=("green-12",))
+    assert first.status == second.status == "review"
+    board = rank_game([first, second])
+    [player] = board.players
+    assert player.status == "ok" and not board.provisional
+    assert player.total == score_sheet(sheet, marks).total
+    assert sorted(player.reading.score.marked) == sorted(marks)
+    assert [d.file for d in player.duplicates] == ["second.jpg"]
+    [note] = board.notes
+    assert "first.jpg" in note and "second.jpg" in note and "together" in note
+
+
+def test_a_box_doubtful_in_every_photo_keeps_the_sheet_in_review():
+    sheet = TREDEN.sheet("A")
+    first = reading(sheet, LOCK_RED, file="first.jpg", uncertain=("yellow-2", "blue-3"))
+    second = reading(sheet, LOCK_RED, file="second.jpg", uncertain=("yellow-2",))
+    board = rank_game([first, second])
+    [player] = board.players
+    assert player.reading.file == "second.jpg" and player.status == "review"
+    assert board.provisional and "as read in second.jpg" in board.notes[0]
 
 
 def test_two_different_sheets_with_one_letter_are_both_counted_and_reported():
