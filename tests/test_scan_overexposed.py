@@ -1,0 +1,64 @@
+"""A photo too bright loses light pencil: the boxes where it may be lost are
+doubtful, never read empty with confidence; white paper alone is no sign of it."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+from scan_support import _flat, photo, placement, write_jpeg
+
+from qwixx_print.layout import load_layout
+from qwixx_scan.identify import KnownSheets
+from qwixx_scan.pipeline import known_layouts, scan_photo
+from qwixx_scan.read import OVEREXPOSED_NOTE
+
+SHEET = load_layout("treden").sheet("B")
+SIZE = (1800, 1350)
+PENCIL = ("red-2", "red-4", "yellow-3", "green-12", "green-10", "blue-12", "blue-9")
+#: crossed so lightly that a photo 30 % too bright turns them white
+FAINT = ("red-6", "yellow-8")
+
+
+def _pencil_sheet() -> np.ndarray:
+    image = _flat(SHEET, 12.0).copy()
+    for box_id, grey in [(b, 150) for b in PENCIL] + [(b, 195) for b in FAINT]:
+        r = SHEET.box(box_id).rect
+        x0, y0, x1, y1 = ((r.x + 1.6) * 12, (r.y + 1.6) * 12, (r.x + r.w - 1.6) * 12,
+                          (r.y + r.h - 1.6) * 12)
+        for a, b in (((x0, y0), (x1, y1)), ((x1, y0), (x0, y1))):
+            cv2.line(image, (round(a[0]), round(a[1])), (round(b[0]), round(b[1])),
+                     (grey, grey, grey), 5, cv2.LINE_AA)
+    return image
+
+
+@pytest.fixture(scope="module")
+def known() -> KnownSheets:
+    return KnownSheets.from_layouts(known_layouts())
+
+
+@pytest.fixture(scope="module")
+def picture() -> np.ndarray:
+    h = placement(SHEET, SIZE, centre=(900, 675), width_px=1500, angle_deg=3)
+    return photo(SIZE, [(_pencil_sheet(), h)], seed=5, noise=2.0)
+
+
+def test_light_pencil_on_white_paper_reads_exactly(tmp_path, known, picture):
+    path = tmp_path / "sheet.jpg"
+    write_jpeg(path, picture, quality=92)
+    [sheet] = scan_photo(path, layouts=known).sheets
+    assert sorted(sheet.marked) == sorted(PENCIL + FAINT) and sheet.uncertain == []
+    assert not any(v.note == OVEREXPOSED_NOTE for v in sheet.verdicts.values())
+
+
+def test_a_photo_too_bright_for_the_lightest_crosses_sends_the_sheet_to_review(
+        tmp_path, known, picture):
+    path = tmp_path / "bright.jpg"
+    write_jpeg(path, np.clip(picture.astype(np.float32) * 1.3, 0, 255).astype(np.uint8),
+               quality=92)
+    [sheet] = scan_photo(path, layouts=known).sheets
+    assert set(PENCIL) <= set(sheet.marked)
+    for box_id in FAINT:  # white now: not readable, never read empty with confidence
+        assert sheet.verdicts[box_id].state != "empty"
+    assert sheet.status == "review"
+    assert any(v.note == OVEREXPOSED_NOTE for v in sheet.verdicts.values())
