@@ -3,6 +3,7 @@
     python benchmarks/scan_benchmark.py [--count 300] [--seed 4] [--cache DIR]
                                         [--gen-jobs N] [--size mixed] [--table]
                                         [--photos DIR] [--long-side PX]
+                                        [--spoil KIND]
 
 Generates (once; cached in --cache) photos with ``python -m photogen`` (fixed
 seed, a quarter of them hard, 8-12 megapixels), scans them one by one in a
@@ -28,6 +29,10 @@ silent errors; <= 5 % of correct sheets to review; median <= 0.25 s per
 side and saved again as JPEG (quality 80), as messaging apps send photos
 (the truth's pixel positions shrunk with them); made once, next to the
 photos' cache folder (or in --cache for --photos).
+
+``--spoil KIND`` scans copies spoilt the way real photos go wrong (glare,
+bright, tungsten, motion, smooth: see spoilt_photos.py), made once next to
+the photos' cache folder like ``--long-side``'s.
 
 ``--table`` (issue 5): photos of a whole table, 2-5 sheets each, 12 MP by
 default. Adds: sheets found, photos with every sheet found, median seconds
@@ -241,6 +246,8 @@ def shrunk_copies(photos: list[Path], long_side: int, folder: Path) -> list[Path
 
 
 def main() -> None:
+    from spoilt_photos import KINDS, spoilt_copies  # next to this script
+
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--count", type=int, default=300)
     parser.add_argument("--seed", type=int, default=4)
@@ -255,6 +262,8 @@ def main() -> None:
     parser.add_argument("--long-side", type=int, default=None, metavar="PX",
                         help="scan copies shrunk to PX on the long side (as messaging apps "
                              "send photos)")
+    parser.add_argument("--spoil", choices=KINDS, default=None,
+                        help="scan copies spoilt this way (see spoilt_photos.py)")
     parser.add_argument("--gen-jobs", type=int, default=2)
     parser.add_argument("--show", type=int, default=15, help="misread sheets to list")
     parser.add_argument("--child", nargs="*", help=argparse.SUPPRESS)
@@ -276,6 +285,10 @@ def main() -> None:
         base = args.cache / args.photos.name if args.photos else folder
         photos = shrunk_copies(photos, args.long_side,
                                base.with_name(f"{base.name}-long{args.long_side}"))
+    if args.spoil:
+        base = photos[0].parent if args.long_side else (
+            args.cache / args.photos.name if args.photos else folder)
+        photos = spoilt_copies(photos, args.spoil, base.with_name(f"{base.name}-{args.spoil}"))
     proc = subprocess.run([sys.executable, __file__, "--child", *map(str, photos)], cwd=REPO,
                           capture_output=True, text=True, check=True)
     lines = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]

@@ -219,9 +219,11 @@ OWN_MARKS_REASON = ("like this player's crosses: as much ink, in their pen's col
 #: not see it). A number or lock box whose print shows less than
 #: WASHED_OUT of the contrast this sheet's empty boxes show (print_contrast,
 #: their median) is doubtful where it reads empty. On 150 independent
-#: photos (seed 9) with a strong glare spot on each sheet, 15 crossed boxes
-#: read empty and 6 sheets came out ``ok`` and wrong; their number boxes
-#: showed 0.20-0.38 (one 0.54). Over every benchmark set without glare
+#: photos (seed 9) with a strong glare spot on each sheet (a first set made
+#: for it), 15 crossed boxes read empty and 6 sheets came out ``ok`` and
+#: wrong; their number boxes showed 0.20-0.38 (one 0.54). On
+#: ``benchmarks/scan_benchmark.py --spoil glare`` (seed 9): 3 sheets ``ok``
+#: and wrong -> 0, 8 wrong boxes -> 4. Over every benchmark set without glare
 #: (5,740 photos) no empty number or lock box was doubted by it. Penalty
 #: boxes are left out: their thin outline measures too roughly (empty ones
 #: of those sets went down to 0.07, and a thumb over the last one to 0),
@@ -238,10 +240,11 @@ WASHED_OUT_NOTE = ("read empty, but the light washes the box out there (a lamp's
 #: of its light blank (tint or paper, LIGHT_BLANK) or more is white to the
 #: brim is doubtful, unless the player's crosses are dark (their ink's
 #: darkening, see ink_colours, DARK_MARKS or more in the median): a cross
-#: of theirs stays in sight. Independent seed 9 made 45 % brighter: 1 sheet
-#: of 150 came out ``ok`` with 13 pencil crosses gone and 101 boxes were
-#: wrong; with this, none ``ok`` and wrong, 33 wrong boxes (on sheets sent
-#: to review), 98 sheets exact. Over every benchmark set (5,740 photos) it
+#: of theirs stays in sight. Independent seed 9 made 45 % brighter
+#: (``benchmarks/scan_benchmark.py --spoil bright``): 1 sheet of 150 came
+#: out ``ok`` with 13 pencil crosses gone and 101 boxes were wrong; with
+#: this, none ``ok`` and wrong, 34 wrong boxes (on sheets sent to review),
+#: 98 sheets exact. Over every benchmark set (5,740 photos) it
 #: doubted 71 empty boxes of 11 bright photos (thin strokes of ink, seen as
 #: light as pencil, among them): 11 sheets fewer exact, none made wrong.
 #: Crosses' median darkening, per sheet: pencil 0.27-0.51, ink pens

@@ -1,0 +1,75 @@
+"""Copies of benchmark photos spoilt the way real photos go wrong, for
+``scan_benchmark.py --spoil KIND``: what neither generator does (or not as
+strongly), measured on photos whose truth is known.
+
+KIND:
+- ``glare``: a lamp reflected by the paper: one soft spot per sheet, 85 %
+  white at its middle, 8-18 % of the sheet's width, at a random place on it;
+- ``bright``: 45 % too bright, so that much of the paper is white to the brim;
+- ``tungsten``: an orange cast (blue x0.55, green x0.8, red x1.15);
+- ``motion``: a 9 px motion blur in a random direction;
+- ``smooth``: a phone's noise reduction (an edge-preserving filter).
+
+Every copy is saved again as JPEG (quality 90); the truth goes along as it
+is (the pixels do not move). Fixed seeds: the same copies every time.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+KINDS = ("glare", "bright", "tungsten", "motion", "smooth")
+
+
+def spoil(image: np.ndarray, kind: str, truth: dict, seed: int) -> np.ndarray:
+    """``image`` (BGR uint8) spoilt the way ``kind`` says."""
+    rng = np.random.default_rng(seed)
+    picture = image.astype(np.float32)
+    if kind == "glare":
+        yy, xx = np.mgrid[0:image.shape[0], 0:image.shape[1]].astype(np.float32)
+        for sheet in truth["sheets"]:
+            corners = np.float32(sheet["corners_px"])
+            u, v = rng.uniform(0.15, 0.85, 2)
+            top = corners[0] + u * (corners[1] - corners[0])
+            bottom = corners[3] + u * (corners[2] - corners[3])
+            cx, cy = top + v * (bottom - top)
+            radius = rng.uniform(0.08, 0.18) * np.linalg.norm(corners[1] - corners[0])
+            spot = 0.85 * np.exp(-(((xx - cx) / radius) ** 2 + ((yy - cy) / (0.6 * radius)) ** 2))
+            picture += (255 - picture) * spot[..., None]
+    elif kind == "bright":
+        picture *= 1.45
+    elif kind == "tungsten":
+        picture *= np.float32([0.55, 0.8, 1.15])
+    elif kind == "motion":
+        size = 9
+        kernel = np.zeros((size, size), np.float32)
+        kernel[size // 2] = 1.0
+        turn = cv2.getRotationMatrix2D(((size - 1) / 2, (size - 1) / 2), rng.uniform(0, 180), 1)
+        kernel = cv2.warpAffine(kernel, turn, (size, size))
+        picture = cv2.filter2D(picture, -1, kernel / kernel.sum())
+    elif kind == "smooth":
+        picture = cv2.bilateralFilter(image, 15, 80, 10).astype(np.float32)
+    else:
+        raise ValueError(f"unknown spoil {kind!r}; one of {', '.join(KINDS)}")
+    return np.clip(picture, 0, 255).astype(np.uint8)
+
+
+def spoilt_copies(photos: list[Path], kind: str, folder: Path) -> list[Path]:
+    """Each photo (with its truth) spoilt by ``kind``, in ``folder`` (made once)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    out = []
+    for number, photo in enumerate(photos):
+        target = folder / photo.name
+        truth_path = target.with_suffix(".json")
+        if not truth_path.exists():
+            truth = json.loads(photo.with_suffix(".json").read_text())
+            spoilt = spoil(cv2.imread(str(photo)), kind, truth, seed=number)
+            if not cv2.imwrite(str(target), spoilt, [cv2.IMWRITE_JPEG_QUALITY, 90]):
+                raise SystemExit(f"cannot write {target}")
+            truth_path.write_text(json.dumps(truth))  # last: a folder cut short is redone
+        out.append(target)
+    return out
