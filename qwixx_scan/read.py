@@ -245,8 +245,8 @@ WASHED_OUT_NOTE = ("read empty, but the light washes the box out there (a lamp's
 #: out ``ok`` with 13 pencil crosses gone and 101 boxes were wrong; with
 #: this, none ``ok`` and wrong, 34 wrong boxes (on sheets sent to review),
 #: 98 sheets exact. Over every benchmark set (5,740 photos) it
-#: doubted 71 empty boxes of 11 bright photos (thin strokes of ink, seen as
-#: light as pencil, among them): 11 sheets fewer exact, none made wrong.
+#: doubted 73 empty boxes of 12 bright photos (thin strokes of ink, seen as
+#: light as pencil, among them): 12 sheets fewer exact, none made wrong.
 #: Crosses' median darkening, per sheet: pencil 0.27-0.51, ink pens
 #: 0.41-1.17, mostly above 0.55 (independent seeds 9, 20, photogen seed 5).
 CLIPPED_LEVEL = 250
