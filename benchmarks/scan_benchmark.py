@@ -221,32 +221,8 @@ def compare_game(truth: dict, result: dict, tally: Counter, examples: list[str])
         examples.append(f"{truth['file']}: game read wrong and not provisional   <-- SILENT")
 
 
-def shrunk_copies(photos: list[Path], long_side: int, folder: Path) -> list[Path]:
-    """Each photo (with its truth) shrunk to ``long_side`` px, in ``folder``."""
-    import cv2
-
-    folder.mkdir(parents=True, exist_ok=True)
-    out = []
-    for photo in photos:
-        target = folder / photo.name
-        truth_path = target.with_suffix(".json")
-        if not truth_path.exists():
-            image = cv2.imread(str(photo))
-            factor = long_side / max(image.shape[:2])
-            small = cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
-            if not cv2.imwrite(str(target), small, [cv2.IMWRITE_JPEG_QUALITY, 80]):
-                raise SystemExit(f"cannot write {target}")
-            truth = json.loads(photo.with_suffix(".json").read_text())
-            for sheet in truth["sheets"]:
-                if "corners_px" in sheet:
-                    sheet["corners_px"] = [[x * factor, y * factor] for x, y in sheet["corners_px"]]
-            truth_path.write_text(json.dumps(truth))  # last: a folder cut short is redone
-        out.append(target)
-    return out
-
-
 def main() -> None:
-    from spoilt_photos import KINDS, spoilt_copies  # next to this script
+    from spoilt_photos import KINDS, altered_copies, shrink, spoil  # next to this script
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--count", type=int, default=300)
@@ -281,14 +257,16 @@ def main() -> None:
         folder = args.cache / f"seed{args.seed}-{size}{'-table' if args.table else ''}"
         photos = ensure_photos(folder, args.count, args.seed, size, args.gen_jobs,
                                table=args.table)
+    # altered copies go next to the photos' cache folder, named after it
+    base = args.cache / args.photos.name if args.photos else folder
     if args.long_side:
-        base = args.cache / args.photos.name if args.photos else folder
-        photos = shrunk_copies(photos, args.long_side,
-                               base.with_name(f"{base.name}-long{args.long_side}"))
+        base = base.with_name(f"{base.name}-long{args.long_side}")
+        photos = altered_copies(photos, base, lambda image, truth, _: shrink(
+            image, truth, args.long_side), quality=80)
     if args.spoil:
-        base = photos[0].parent if args.long_side else (
-            args.cache / args.photos.name if args.photos else folder)
-        photos = spoilt_copies(photos, args.spoil, base.with_name(f"{base.name}-{args.spoil}"))
+        base = base.with_name(f"{base.name}-{args.spoil}")
+        photos = altered_copies(photos, base, lambda image, truth, number: spoil(
+            image, args.spoil, truth, seed=number))
     proc = subprocess.run([sys.executable, __file__, "--child", *map(str, photos)], cwd=REPO,
                           capture_output=True, text=True, check=True)
     lines = [json.loads(line) for line in proc.stdout.splitlines() if line.strip()]

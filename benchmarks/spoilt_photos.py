@@ -1,6 +1,7 @@
 """Copies of benchmark photos spoilt the way real photos go wrong, for
-``scan_benchmark.py --spoil KIND``: what neither generator does (or not as
-strongly), measured on photos whose truth is known.
+``scan_benchmark.py --spoil KIND`` (and shrunk, for ``--long-side PX``):
+what neither generator does (or not as strongly), measured on photos whose
+truth is known.
 
 KIND:
 - ``glare``: a lamp reflected by the paper: one soft spot per sheet, 85 %
@@ -10,13 +11,14 @@ KIND:
 - ``motion``: a 9 px motion blur in a random direction;
 - ``smooth``: a phone's noise reduction (an edge-preserving filter).
 
-Every copy is saved again as JPEG (quality 90); the truth goes along as it
-is (the pixels do not move). Fixed seeds: the same copies every time.
+Every spoilt copy is saved again as JPEG (quality 90); the truth goes along
+as it is (the pixels do not move). Fixed seeds: the same copies every time.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -58,8 +60,21 @@ def spoil(image: np.ndarray, kind: str, truth: dict, seed: int) -> np.ndarray:
     return np.clip(picture, 0, 255).astype(np.uint8)
 
 
-def spoilt_copies(photos: list[Path], kind: str, folder: Path) -> list[Path]:
-    """Each photo (with its truth) spoilt by ``kind``, in ``folder`` (made once)."""
+def shrink(image: np.ndarray, truth: dict, long_side: int) -> np.ndarray:
+    """``image`` shrunk to ``long_side`` px on its long side, as messaging apps
+    send photos; ``truth``'s pixel positions (its sheets' corners) shrunk too."""
+    factor = long_side / max(image.shape[:2])
+    for sheet in truth["sheets"]:
+        if "corners_px" in sheet:
+            sheet["corners_px"] = [[x * factor, y * factor] for x, y in sheet["corners_px"]]
+    return cv2.resize(image, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA)
+
+
+def altered_copies(photos: list[Path], folder: Path,
+                   alter: Callable[[np.ndarray, dict, int], np.ndarray],
+                   quality: int = 90) -> list[Path]:
+    """Each photo and its truth as ``alter(image, truth, number)`` leaves them
+    (it may change the truth in place), in ``folder``; made once."""
     folder.mkdir(parents=True, exist_ok=True)
     out = []
     for number, photo in enumerate(photos):
@@ -67,8 +82,8 @@ def spoilt_copies(photos: list[Path], kind: str, folder: Path) -> list[Path]:
         truth_path = target.with_suffix(".json")
         if not truth_path.exists():
             truth = json.loads(photo.with_suffix(".json").read_text())
-            spoilt = spoil(cv2.imread(str(photo)), kind, truth, seed=number)
-            if not cv2.imwrite(str(target), spoilt, [cv2.IMWRITE_JPEG_QUALITY, 90]):
+            altered = alter(cv2.imread(str(photo)), truth, number)
+            if not cv2.imwrite(str(target), altered, [cv2.IMWRITE_JPEG_QUALITY, quality]):
                 raise SystemExit(f"cannot write {target}")
             truth_path.write_text(json.dumps(truth))  # last: a folder cut short is redone
         out.append(target)

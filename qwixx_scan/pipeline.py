@@ -47,7 +47,7 @@ MIN_SOURCE_PX_PER_MM = 4.5
 #: shrunk on the way (messaging apps send 1,280-1,600 px, or less): where a
 #: sheet in it cannot be read, the message says so. Such pictures are read
 #: until the markers get too small (benchmarks/scan_benchmark.py
-#: --long-side: 150 independent photos at 1,000 px, 145 sheets exact and
+#: --long-side: 150 independent photos at 1,000 px, 144 sheets exact and
 #: none unread; at 800 px, 1 unread).
 SMALL_PICTURE_PX = 2000
 

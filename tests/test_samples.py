@@ -10,15 +10,10 @@ import cv2
 import pytest
 
 from qwixx_scan.identify import KnownSheets
-from qwixx_scan.pipeline import known_layouts, scan_photo
+from qwixx_scan.pipeline import scan_photo
 
 PHOTOS = Path(__file__).resolve().parent.parent / "samples" / "photos"
 NAMES = sorted(p.stem for p in PHOTOS.glob("*.jpg"))
-
-
-@pytest.fixture(scope="module")
-def known() -> KnownSheets:
-    return KnownSheets.from_layouts(known_layouts())
 
 
 def _reads_as_expected(path: Path, name: str, known: KnownSheets) -> None:

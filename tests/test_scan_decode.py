@@ -14,18 +14,12 @@ from scan_support import flat_sheet, photo, placement, write_jpeg
 from qwixx_print.errors import PhotoError
 from qwixx_print.layout import load_layout
 from qwixx_scan.decode import HALF_SIZE_FROM_PX, MAX_PIXELS, load_pictures
-from qwixx_scan.identify import KnownSheets
-from qwixx_scan.pipeline import known_layouts, scan_photo
+from qwixx_scan.pipeline import scan_photo
 
 RESOURCES = Path(__file__).parent / "resources" / "scan"
 SHEET = load_layout("kettingen").sheet("C")
 CROSSES = ("red-5", "yellow-5", "blue-8", "penalty-1")
 SIZE = (1800, 1350)
-
-
-@pytest.fixture(scope="module")
-def known() -> KnownSheets:
-    return KnownSheets.from_layouts(known_layouts())
 
 
 @pytest.fixture(scope="module")

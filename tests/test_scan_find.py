@@ -13,18 +13,13 @@ from scan_support import cover, flat_sheet, photo, placement, write_jpeg
 
 from qwixx_print.layout import load_layout
 from qwixx_scan.find import detect_markers, group_markers
-from qwixx_scan.identify import KnownSheets, UnknownSheetError
+from qwixx_scan.identify import UnknownSheetError
 from qwixx_scan.pipeline import known_layouts, scan_photo
 from qwixx_scan.rectify import RECT_PX_PER_MM, fit_sheet, rectify
 
 TREDEN_A = load_layout("treden").sheet("A")
 SIZE = (2400, 1800)
 CROSSES = ("red-3", "red-6", "yellow-7", "green-12", "blue-9", "penalty-1")
-
-
-@pytest.fixture(scope="module")
-def known() -> KnownSheets:
-    return KnownSheets.from_layouts(known_layouts())
 
 
 def _corners_mm(sheet):

@@ -9,15 +9,10 @@ import numpy as np
 import pytest
 
 from qwixx_scan.identify import KnownSheets
-from qwixx_scan.pipeline import known_layouts, scan_photo
+from qwixx_scan.pipeline import scan_photo
 from qwixx_scan.read import WASHED_OUT_NOTE
 
 ANNA = Path(__file__).resolve().parent.parent / "samples" / "photos" / "anna.jpg"
-
-
-@pytest.fixture(scope="module")
-def known() -> KnownSheets:
-    return KnownSheets.from_layouts(known_layouts())
 
 
 def _with_glare_over(box_id: str, known: KnownSheets, target: Path) -> int:

@@ -9,8 +9,7 @@ import pytest
 from scan_support import _flat, photo, placement, write_jpeg
 
 from qwixx_print.layout import load_layout
-from qwixx_scan.identify import KnownSheets
-from qwixx_scan.pipeline import known_layouts, scan_photo
+from qwixx_scan.pipeline import scan_photo
 from qwixx_scan.read import OVEREXPOSED_NOTE
 
 SHEET = load_layout("treden").sheet("B")
@@ -30,11 +29,6 @@ def _pencil_sheet() -> np.ndarray:
             cv2.line(image, (round(a[0]), round(a[1])), (round(b[0]), round(b[1])),
                      (grey, grey, grey), 5, cv2.LINE_AA)
     return image
-
-
-@pytest.fixture(scope="module")
-def known() -> KnownSheets:
-    return KnownSheets.from_layouts(known_layouts())
 
 
 @pytest.fixture(scope="module")

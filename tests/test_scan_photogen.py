@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from qwixx_scan.identify import KnownSheets
-from qwixx_scan.pipeline import known_layouts, scan_photo
+from qwixx_scan.pipeline import scan_photo
 
 photogen = pytest.importorskip("photogen.scene")
 
@@ -21,11 +20,6 @@ CASES = [  # (seed, profile, table)
     (13, "hard", False),
     (14, "normal", True),
 ]
-
-
-@pytest.fixture(scope="module")
-def known() -> KnownSheets:
-    return KnownSheets.from_layouts(known_layouts())
 
 
 @pytest.mark.parametrize("seed, profile, table", CASES)
