@@ -110,8 +110,9 @@ def print_command(layout: str, letters: str | None, sheets: int, paper: str, ble
 
     LAYOUT is a built-in name (see `qwixx layouts`) or a layout YAML file.
     Connected layouts cycle their letters (A, B, C, D, E, A, ...) so
-    neighbouring sheets differ. Print at 100 % ("actual size"), never
-    "fit to page": the scanner relies on the printed size.
+    neighbouring sheets differ. Print at 100 % ("actual size"), not
+    "fit to page", for sheets of their designed size (the scanner reads
+    shrunk ones too).
     """
     from .render import write_pad  # reportlab loads only when printing
 

@@ -73,6 +73,20 @@ def test_any_rotation_is_identified_and_read(tmp_path, known, angle):
     assert sorted(sheet.marked) == sorted(CROSSES)
 
 
+@pytest.mark.parametrize("print_scale", [(0.94, 0.94), (0.93, 0.96), (1.04, 1.0)])
+def test_a_sheet_printed_shrunk_to_fit_reads_the_same(tmp_path, known, print_scale):
+    # A print dialog's "fit to page" shrinks the sheet a few per cent, a
+    # printer's paper feed can stretch one direction: the corner markers
+    # measure the sheet as printed, so neither matters.
+    h_true = placement(TREDEN_A, SIZE, centre=(1200, 900), width_px=1300, angle_deg=12) \
+        @ np.diag([*print_scale, 1.0])
+    path = tmp_path / "scaled.jpg"
+    write_jpeg(path, photo(SIZE, [(flat_sheet(TREDEN_A, CROSSES), h_true)]))
+    [sheet] = scan_photo(path, layouts=known).sheets
+    assert sheet.status == "ok"
+    assert sorted(sheet.marked) == sorted(CROSSES)
+
+
 def test_small_sheet_a_fifth_of_the_picture(tmp_path, known):
     size = (4000, 3000)
     classic = load_layout("classic").sheet()
