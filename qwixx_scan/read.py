@@ -42,7 +42,7 @@ from qwixx_print.layout import Sheet
 from .box_inputs import LocatedInputs, ReaderReference, located_box_inputs, reader_reference
 from .box_model import INPUT_PX, MEMBERS, SURE, box_classifier
 from .locate import ASTRAY_SHEET_MATCH, MAX_ASTRAY
-from .own_marks import like_own_crosses
+from .own_marks import darkened_pixels, like_own_crosses
 
 #: A box found away from where its neighbours put it is read at both places
 #: (see box_inputs.SECOND_PLACE_MM), but where its print was hardly seen at
@@ -395,16 +395,25 @@ def _settle_by_own_marks(verdicts: list[BoxVerdict], inputs: np.ndarray, ink_mm2
     # sheet's empty boxes hold: left out, its ink would no longer raise the
     # floor (a box of a sheet read half a row off was taken as crossed).
     empty = (states == "empty") | np.array([v.note == HIDDEN_PRINT for v in verdicts])
-    like = like_own_crosses(states == "crossed", empty, doubtful, ink_mm2,
-                            ink_colours(inputs), vote)
-    if not like.any():
+    darkened = darkened_pixels(inputs)
+    by_ink, by_shade = like_own_crosses(states == "crossed", empty, doubtful, ink_mm2,
+                                        ink_colours(inputs), vote, darkened)
+    if not (by_ink | by_shade).any():
         return verdicts
-    typical = float(np.median(ink_mm2[states == "crossed"]))
-    return [replace(v, state="crossed", confidence=round(float(vote[i]), 3),
-                    note=f"settled: {OWN_MARKS_REASON} ({ink_mm2[i]:.0f} mm^2 of ink, their "
-                         f"crosses {typical:.0f})",
-                    settled=OWN_MARKS_REASON)
-            if like[i] else v for i, v in enumerate(verdicts)]
+    crossed = states == "crossed"
+    typical_ink = float(np.median(ink_mm2[crossed]))
+    # (darkened pixels as a share of the box's middle in the network input)
+    share = darkened * 100 / (INPUT_PX - 2 * (INPUT_PX // 6)) ** 2
+    typical_share = float(np.median(share[crossed]))
+    out = list(verdicts)
+    for i in np.flatnonzero(by_ink | by_shade):
+        detail = (f"{ink_mm2[i]:.0f} mm^2 of ink, their crosses {typical_ink:.0f}" if by_ink[i]
+                  else f"darkened over {share[i]:.0f} % of the box, their crosses "
+                       f"{typical_share:.0f} %")
+        out[i] = replace(verdicts[i], state="crossed", confidence=round(float(vote[i]), 3),
+                         note=f"settled: {OWN_MARKS_REASON} ({detail})",
+                         settled=OWN_MARKS_REASON)
+    return out
 
 
 def print_contrast(inputs: np.ndarray) -> np.ndarray:

@@ -1,7 +1,8 @@
 """A doubtful box that looks like the player's own crosses on the sheet is a cross.
 
 Pure rule tests on made-up readings (``like_own_crosses``), the ink colour
-measured from the reader's inputs, and a whole sheet hatched in light pencil.
+and the darkened pixels measured from the reader's inputs, and a whole sheet
+hatched in light pencil.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import numpy as np
 import pytest
 
 from qwixx_scan.box_model import INPUT_CHANNELS, INPUT_PX
-from qwixx_scan.own_marks import like_own_crosses
+from qwixx_scan.own_marks import DARKENED, darkened_pixels, like_own_crosses
 from qwixx_scan.read import ink_colours
 
 PENCIL = np.array([0.4, 0.4, 0.38])  # mean darkening per BGR channel
@@ -20,7 +21,8 @@ SKIN = np.array([0.45, 0.3, 0.05])
 def sheet_reading(doubtful_ink=11.0, doubtful_colour=PENCIL, vote=0.7, crosses=6,
                   empty_ink=0.8):
     """``crosses`` confident crosses of 9-14 mm^2, 20 empty boxes holding at
-    most ``empty_ink``, and one doubtful box (the last)."""
+    most ``empty_ink``, and one doubtful box (the last): the arguments of
+    ``like_own_crosses`` but the darkened pixels."""
     n = crosses + 21
     crossed = np.zeros(n, bool)
     crossed[:crosses] = True
@@ -36,8 +38,14 @@ def sheet_reading(doubtful_ink=11.0, doubtful_colour=PENCIL, vote=0.7, crosses=6
     return crossed, empty, doubtful, ink, colour, votes
 
 
+def by_ink(reading) -> np.ndarray:
+    like, by_shade = like_own_crosses(*reading)
+    assert not by_shade.any()  # nothing to go by
+    return like
+
+
 def test_a_doubtful_box_inked_like_the_players_crosses_is_a_cross():
-    assert like_own_crosses(*sheet_reading())[-1]
+    assert by_ink(sheet_reading())[-1]
 
 
 @pytest.mark.parametrize("change, why", [
@@ -50,13 +58,51 @@ def test_a_doubtful_box_inked_like_the_players_crosses_is_a_cross():
     (dict(empty_ink=6.0), "empty boxes hold almost as much ink (skip lines, shade)"),
 ])
 def test_a_doubtful_box_stays_doubtful(change, why):
-    assert not like_own_crosses(*sheet_reading(**change))[-1], why
+    assert not by_ink(sheet_reading(**change))[-1], why
 
 
 def test_only_doubtful_boxes_are_settled():
     crossed, empty, doubtful, ink, colour, votes = sheet_reading()
-    like = like_own_crosses(crossed, empty, doubtful, ink, colour, np.full(len(ink), 0.9))
+    like = by_ink((crossed, empty, doubtful, ink, colour, np.full(len(ink), 0.9)))
     assert np.flatnonzero(like).tolist() == [len(ink) - 1]
+
+
+@pytest.mark.parametrize("doubtful_darkened, settled", [
+    (80, True),  # as dark over the box as their crosses
+    (12, False),  # hardly more than the empty boxes (skip lines, shade): 2.5 x 5 + 3 = 15.5
+    (300, False),  # far more than any cross: a thumb or a pen over the box
+])
+def test_pencil_the_ink_count_misses_is_measured_as_darkened_paper(doubtful_darkened, settled):
+    # Light pencil over a coloured number is paler than the print: the ink
+    # count (against the darkest print near the box) finds almost nothing.
+    crossed, empty, doubtful, ink, colour, votes = sheet_reading(doubtful_ink=0.0)
+    darkened = np.r_[np.linspace(60, 140, 6), np.linspace(0, 5, 20), doubtful_darkened]
+    by_ink_count, by_shade = like_own_crosses(crossed, empty, doubtful, ink, colour, votes,
+                                              darkened)
+    assert not by_ink_count[-1]
+    assert by_shade[-1] == settled
+    skin = sheet_reading(doubtful_ink=0.0, doubtful_colour=SKIN)
+    assert not like_own_crosses(*skin, darkened)[1][-1]  # the colour test holds here too
+
+
+def test_darkened_pixels_count_marks_on_paper_not_print():
+    boxes = np.ones((3, INPUT_CHANNELS, INPUT_PX, INPUT_PX), np.float32)
+    mid = slice(INPUT_PX // 2 - 4, INPUT_PX // 2 + 4)
+    tint = np.array([0.85, 0.95, 0.95])
+    boxes[:, 3:, :, :] = tint[:, None, None]  # a tinted box, blank
+    boxes[:, :3, :, :] = 1.0  # its paper in the photo (normalised to 1)
+    for k in range(3):  # a dark printed number, in the photo as in the blank
+        boxes[k, :, mid, mid] = 0.2
+    # box 1: a light pencil stroke across the box above the number, darker
+    # than the tint by 1.5 x DARKENED
+    pale = tint.mean() * (1 - DARKENED * 1.5)
+    boxes[1, :3, 10:12, 8:40] = pale
+    # box 2: the print found one pixel off (its edge darkens the paper next to it)
+    boxes[2, :3] = np.roll(boxes[2, :3], 1, axis=2)
+    counts = darkened_pixels(boxes)
+    assert counts[0] == 0
+    assert counts[1] == 2 * 32  # the stroke's pixels inside the box (rows 10-11, x 8-39)
+    assert counts[2] == 0
 
 
 def test_the_ink_colour_is_the_pens_not_the_prints():
@@ -88,3 +134,23 @@ def test_a_pencil_scribble_the_networks_doubt_is_taken_like_the_players_others()
     assert settled == ["green-lock"] and "green-lock" in marked
     assert verdicts["green-lock"].state == "crossed"
     assert {b for b, v in verdicts.items() if v.state == "crossed"} == set(marked)
+
+
+def test_light_pencil_shading_over_coloured_boxes_is_taken_by_its_darkened_paper():
+    # Pencil strokes shading coloured boxes in are paler than the printed
+    # numbers: the ink count sees next to nothing, the darkened paper does.
+    from test_read import PX, as_photo, draw
+
+    from qwixx_print.layout import load_layout
+    from qwixx_scan.read import read_marks
+
+    sheet = load_layout("kettingen").sheet("C")
+    rng = np.random.default_rng(0)
+    marked = [b.id for b in sheet.boxes if b.kind != "penalty" and rng.random() < 0.4]
+    image, _ = draw(sheet, marked, kind="shade", pen="pencil", seed=0)
+    verdicts = read_marks(as_photo(image, 0, blur=1.4, noise=4.0, gamma=0.8), sheet,
+                          px_per_mm=PX)
+    by_shade = [b for b, v in verdicts.items() if v.settled and "darkened" in v.note]
+    assert by_shade and set(by_shade) <= set(marked), by_shade
+    assert {b for b, v in verdicts.items() if v.state == "crossed"} <= set(marked)
+    assert {b for b, v in verdicts.items() if v.state == "empty"}.isdisjoint(marked)
