@@ -49,6 +49,23 @@ def test_png(tmp_path, picture, known):
     _read_ok(scan_photo(path, layouts=known))
 
 
+@pytest.mark.parametrize("name, save", [
+    # a flatbed scanner's grey mode, a phone's black-and-white filter
+    ("grey.jpg", lambda path, im: cv2.imwrite(path, cv2.cvtColor(im, cv2.COLOR_BGR2GRAY))),
+    ("grey16.png", lambda path, im: cv2.imwrite(
+        path, cv2.cvtColor(im, cv2.COLOR_BGR2GRAY).astype(np.uint16) * 257)),
+    ("colour16.png", lambda path, im: cv2.imwrite(path, im.astype(np.uint16) * 257)),
+    ("alpha.png", lambda path, im: cv2.imwrite(path, cv2.cvtColor(im, cv2.COLOR_BGR2BGRA))),
+    # print-minded editors save CMYK JPEGs
+    ("cmyk.jpg", lambda path, im: Image.fromarray(im[:, :, ::-1]).convert("CMYK").save(
+        path, quality=92)),
+])
+def test_grey_cmyk_16_bit_and_alpha_pictures(tmp_path, picture, known, name, save):
+    path = str(tmp_path / name)
+    save(path, picture)
+    _read_ok(scan_photo(path, layouts=known))
+
+
 #: How each EXIF orientation stores an upright picture (what a phone writes).
 STORED = {2: lambda im: im[:, ::-1], 3: lambda im: cv2.rotate(im, cv2.ROTATE_180),
           6: lambda im: cv2.rotate(im, cv2.ROTATE_90_COUNTERCLOCKWISE),
