@@ -42,7 +42,7 @@ from qwixx_print.layout import Sheet
 from .box_inputs import LocatedInputs, ReaderReference, located_box_inputs, reader_reference
 from .box_model import INPUT_PX, MEMBERS, SURE, box_classifier
 from .locate import ASTRAY_SHEET_MATCH, MAX_ASTRAY
-from .own_marks import darkened_pixels, like_own_crosses
+from .own_marks import INNER_PX, darkened_pixels, like_own_crosses
 
 #: A box found away from where its neighbours put it is read at both places
 #: (see box_inputs.SECOND_PLACE_MM), but where its print was hardly seen at
@@ -402,8 +402,7 @@ def _settle_by_own_marks(verdicts: list[BoxVerdict], inputs: np.ndarray, ink_mm2
         return verdicts
     crossed = states == "crossed"
     typical_ink = float(np.median(ink_mm2[crossed]))
-    # (darkened pixels as a share of the box's middle in the network input)
-    share = darkened * 100 / (INPUT_PX - 2 * (INPUT_PX // 6)) ** 2
+    share = darkened * 100 / INNER_PX**2  # of the box, in per cent
     typical_share = float(np.median(share[crossed]))
     out = list(verdicts)
     for i in np.flatnonzero(by_ink | by_shade):
