@@ -39,12 +39,7 @@ import numpy as np
 
 from qwixx_print.layout import Sheet
 
-from .box_inputs import (
-    LocatedInputs,
-    ReaderReference,
-    located_box_inputs,
-    reader_reference,
-)
+from .box_inputs import LocatedInputs, ReaderReference, located_box_inputs, reader_reference
 from .box_model import INPUT_PX, MEMBERS, SURE, box_classifier
 from .locate import ASTRAY_SHEET_MATCH, MAX_ASTRAY
 from .own_marks import INNER_PX, darkened_pixels, like_own_crosses
