@@ -72,9 +72,9 @@ DARKENED = 0.12
 DARK_EMPTY_MARGIN = 2.5
 DARK_EMPTY_SLACK_PX = 3.0
 #: The box in its network input, not its surroundings: the middle
-#: INNER_PX x INNER_PX pixels.
+#: INNER_PX x INNER_PX pixels (rows and columns INNER).
 INNER_PX = INPUT_PX - 2 * (INPUT_PX // 6)
-_INNER = slice(INPUT_PX // 6, INPUT_PX // 6 + INNER_PX)
+INNER = slice(INPUT_PX // 6, INPUT_PX // 6 + INNER_PX)
 
 
 def like_own_crosses(crossed: np.ndarray, empty: np.ndarray, doubtful: np.ndarray,
@@ -129,7 +129,7 @@ def darkened_pixels(inputs: np.ndarray) -> np.ndarray:
     size = blank.shape[1]
     darkest_around = np.min([padded[:, dy:dy + size, dx:dx + size]
                             for dy in range(3) for dx in range(3)], axis=0)
-    paper = darkest_around[:, _INNER, _INNER] >= PAPER_BLANK
-    inner_blank = np.maximum(blank[:, _INNER, _INNER], 0.05)
-    dark = photo[:, _INNER, _INNER] < inner_blank * (1 - DARKENED)
+    paper = darkest_around[:, INNER, INNER] >= PAPER_BLANK
+    inner_blank = np.maximum(blank[:, INNER, INNER], 0.05)
+    dark = photo[:, INNER, INNER] < inner_blank * (1 - DARKENED)
     return np.count_nonzero(paper & dark, axis=(1, 2))

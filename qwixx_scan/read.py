@@ -40,9 +40,9 @@ import numpy as np
 from qwixx_print.layout import Sheet
 
 from .box_inputs import LocatedInputs, ReaderReference, located_box_inputs, reader_reference
-from .box_model import INPUT_PX, MEMBERS, SURE, box_classifier
+from .box_model import MEMBERS, SURE, box_classifier
 from .locate import ASTRAY_SHEET_MATCH, MAX_ASTRAY
-from .own_marks import INNER_PX, darkened_pixels, like_own_crosses
+from .own_marks import INNER, INNER_PX, darkened_pixels, like_own_crosses
 
 #: A box found away from where its neighbours put it is read at both places
 #: (see box_inputs.SECOND_PLACE_MM), but where its print was hardly seen at
@@ -489,9 +489,8 @@ def ink_colours(inputs: np.ndarray) -> np.ndarray:
     """Each box's ink colour: the mean darkening (1 - photo, paper = 1) per
     BGR channel over the pixels inside the box that are darker than 0.8 of
     the paper where the blank sheet is light (n x 3; zeros where none)."""
-    inner = slice(INPUT_PX // 6, INPUT_PX - INPUT_PX // 6)  # the box, not its surroundings
-    photo = inputs[:, :3, inner, inner]
-    ink = (photo.min(axis=1) < INK_COLOUR_BELOW) & (inputs[:, 3:6, inner, inner].min(axis=1)
+    photo = inputs[:, :3, INNER, INNER]
+    ink = (photo.min(axis=1) < INK_COLOUR_BELOW) & (inputs[:, 3:6, INNER, INNER].min(axis=1)
                                                     > INK_COLOUR_PAPER)
     count = np.maximum(ink.sum(axis=(1, 2)), 1)[:, None]
     return ((1.0 - photo) * ink[:, None]).sum(axis=(2, 3)) / count
