@@ -2,8 +2,8 @@
 
 Five small convolutional networks (trained by training/train_box_classifier.py
 on generated photos, shipped as ONNX in ``models/``) run with ONNX Runtime
-(one network, one sheet's boxes, one core: about 5 ms, where OpenCV's DNN
-module took 11 ms). They learned from different photos (``a``: sheets
+(one network, one sheet's boxes, one core: about 3 ms, where OpenCV's DNN
+module took 11 ms; the scanner runs them joined in two graphs, see GROUPS). They learned from different photos (``a``: sheets
 printed exactly as designed; ``b``, ``c`` and ``d``: also paler, grey and
 colour-shifted prints, inks of every shade, boxes hatched solid, and more
 of them; ``c`` from more photos and longer; ``d`` also from many more
@@ -97,7 +97,6 @@ SPLIT = 0.5
 MODELS = Path(__file__).resolve().parent / "models"
 #: The networks, in the order of :meth:`BoxClassifier.each_probability`.
 MEMBERS = "abcde"
-MODEL_PATHS = tuple(MODELS / f"box_classifier_{member}.onnx" for member in MEMBERS)
 #: Asked about every box; the others only where these are not all agreed
 #: (see AGREED). ``e`` learned turned marks up to a plus, which all the
 #: others read empty: on 15 sheets marked with plusses, 8 came out ``ok``
@@ -109,16 +108,32 @@ MODEL_PATHS = tuple(MODELS / f"box_classifier_{member}.onnx" for member in MEMBE
 FIRST = "ebc"
 #: Their middle verdict decides.
 DECIDERS = "bcd"
+#: The graphs the scanner runs: FIRST, then the others. Each is its networks
+#: joined into one (training/merge_networks.py), which computes the same as
+#: running them one by one, about a quarter faster (one session, and their
+#: first convolutions as one).
+GROUPS = (FIRST, "".join(m for m in MEMBERS if m not in FIRST))
+
+
+def member_path(member: str) -> Path:
+    """One network as trained (training/train_box_classifier.py)."""
+    return MODELS / f"box_classifier_{member}.onnx"
+
+
+def group_path(members: str) -> Path:
+    """The joined graph of the networks ``members`` (one of GROUPS)."""
+    return MODELS / f"box_classifier_{members}.onnx"
 
 
 class BoxClassifier:
     """Wraps the networks; one forward pass each for all boxes of a sheet."""
 
-    def __init__(self, paths: tuple[Path, ...] = MODEL_PATHS):
+    def __init__(self, paths: tuple[Path, ...] = tuple(group_path(g) for g in GROUPS)):
+        """``paths``: the joined graphs of GROUPS, in that order."""
         for path in paths:
             if not path.exists():
                 raise FileNotFoundError(f"{path} is missing: reinstall qwixx, or rebuild it "
-                                        "with python training/train_box_classifier.py")
+                                        "with python training/merge_networks.py")
         # One thread: a sheet's boxes are too small a batch to share out. With
         # two (as many as OpenCV used on 2 cores) a photo took 0.108-0.111 s
         # instead of 0.068-0.077 (60 independent photos, median), the threads
@@ -136,16 +151,16 @@ class BoxClassifier:
         # views): with them the peak grew 332 -> 369 MB (300 photogen photos,
         # seed 4), without them 334, at the same speed.
         options.enable_mem_pattern = False
-        nets = dict(zip(MEMBERS, (_Network(onnxruntime.InferenceSession(
-            str(path), options, providers=["CPUExecutionProvider"])) for path in paths)))
-        self._nets = nets
-        self._first = [nets[m] for m in FIRST]
-        self._late = [nets[m] for m in MEMBERS if m not in FIRST]
-        self._deciders = [nets[m] for m in DECIDERS]
+        self._first, self._late = (_Networks(onnxruntime.InferenceSession(
+            str(path), options, providers=["CPUExecutionProvider"])) for path in paths)
         # where the first networks and the others go in MEMBERS order
-        order = FIRST + "".join(m for m in MEMBERS if m not in FIRST)
-        self._to_members = np.array([order.index(m) for m in MEMBERS])
+        self._to_members = np.array([(FIRST + GROUPS[1]).index(m) for m in MEMBERS])
         self._first_deciders = np.array([FIRST.index(m) for m in DECIDERS if m in FIRST])
+
+    def _every(self, blob: np.ndarray) -> np.ndarray:
+        """Every network's P(crossed) (networks in MEMBERS order x boxes)."""
+        return np.vstack([self._first.probabilities(blob),
+                          self._late.probabilities(blob)])[self._to_members]
 
     def crossed_probability(self, inputs: np.ndarray) -> np.ndarray:
         """P(crossed) per box for ``inputs`` (n x INPUT_CHANNELS x INPUT_PX x INPUT_PX
@@ -163,7 +178,7 @@ class BoxClassifier:
         if len(inputs) == 0:
             return np.zeros(0, np.float32), np.zeros(0, np.float32)
         blob = np.ascontiguousarray(inputs, np.float32)
-        p = np.array([net.probability(blob) for net in self._first])
+        p = self._first.probabilities(blob)
         crossed, empty = p.min(axis=0) >= AGREED, p.max(axis=0) <= 1 - AGREED
         # Agreed boxes: the bound of the deciders' median on the side of doubt.
         deciding = p[self._first_deciders]
@@ -171,8 +186,8 @@ class BoxClassifier:
         median = out.copy()
         rest = ~(crossed | empty)
         if rest.any():
-            late = [net.probability(np.ascontiguousarray(blob[rest])) for net in self._late]
-            every = np.vstack([p[:, rest], *late])[self._to_members]
+            late = self._late.probabilities(np.ascontiguousarray(blob[rest]))
+            every = np.vstack([p[:, rest], late])[self._to_members]
             out[rest] = combine(every)
             median[rest] = np.median(every[_DECIDER_ROWS], axis=0)
         unsure = np.flatnonzero((out > 1 - AGREED) & (out < AGREED))
@@ -202,8 +217,7 @@ class BoxClassifier:
         views = np.ascontiguousarray(np.concatenate(
             [blob[:, :, ::rows, ::cols] for rows, cols in MIRRORED_VIEWS]), np.float32)
         # members x views x boxes
-        p = np.array([net.probability(views) for net in self._nets.values()]
-                     ).reshape(len(MEMBERS), len(MIRRORED_VIEWS), n)
+        p = self._every(views).reshape(len(MEMBERS), len(MIRRORED_VIEWS), n)
         p = np.clip(p, 1e-6, 1 - 1e-6)
         toss_up = np.any([_toss_ups(p[:, v]) for v in range(len(MIRRORED_VIEWS))], axis=0)
         log_odds = np.log(p / (1 - p)).mean(axis=1)
@@ -217,13 +231,13 @@ class BoxClassifier:
         if len(inputs) == 0:
             return np.zeros(0, np.float32)
         blob = np.ascontiguousarray(inputs, np.float32)
-        return np.max([net.probability(blob) for net in self._deciders], axis=0)
+        return self._every(blob)[_DECIDER_ROWS].max(axis=0)
 
     def each_probability(self, inputs: np.ndarray) -> np.ndarray:
         """Every network's P(crossed) for every box (networks x boxes, in
         MEMBERS order): what :meth:`crossed_probability` combines."""
         blob = np.ascontiguousarray(inputs, np.float32)
-        return np.array([self._nets[m].probability(blob) for m in MEMBERS])
+        return self._every(blob)
 
     def turned_probability(self, inputs: np.ndarray) -> np.ndarray:
         """P(crossed) by the deciding networks for ``inputs`` turned half round
@@ -232,7 +246,7 @@ class BoxClassifier:
         if len(inputs) == 0:
             return np.zeros(0, np.float32)
         blob = np.ascontiguousarray(inputs[:, :, ::-1, ::-1], np.float32)
-        return np.median([net.probability(blob) for net in self._deciders], axis=0)
+        return np.median(self._every(blob)[_DECIDER_ROWS], axis=0)
 
 
 _DECIDER_ROWS = [MEMBERS.index(m) for m in DECIDERS]
@@ -257,17 +271,18 @@ def _toss_ups(p: np.ndarray) -> np.ndarray:
     return disagree | leaning
 
 
-class _Network:
-    """One network's session and the name of its input."""
+class _Networks:
+    """One joined graph's session and the name of its input."""
 
     def __init__(self, session: onnxruntime.InferenceSession):
         self._session = session
         self._input = session.get_inputs()[0].name
 
-    def probability(self, blob: np.ndarray) -> np.ndarray:
-        """P(crossed) per box of ``blob`` (the logits through a sigmoid)."""
+    def probabilities(self, blob: np.ndarray) -> np.ndarray:
+        """P(crossed) per network and box of ``blob`` (networks x boxes; the
+        logits through a sigmoid)."""
         (logits,) = self._session.run(None, {self._input: blob})
-        return 1.0 / (1.0 + np.exp(-logits.reshape(-1).astype(np.float64)))
+        return 1.0 / (1.0 + np.exp(-logits.T.astype(np.float64)))
 
 
 _classifier: BoxClassifier | None = None

@@ -357,6 +357,25 @@ def test_the_late_networks_are_asked_only_where_the_first_are_not_agreed(treden)
     assert ((lazy == 0.5) | (lazy == median)).all()
 
 
+def test_the_joined_graphs_compute_what_each_network_does_alone(treden):
+    # The scanner runs the networks joined (training/merge_networks.py); a
+    # joined file left behind by a retrained network would read differently.
+    import onnxruntime
+
+    from qwixx_scan.box_model import GROUPS, MEMBERS, box_classifier, member_path
+
+    inputs, blends = _circled_blends(treden, 48)
+    boxes = np.ascontiguousarray(np.concatenate([inputs, blends]), np.float32)
+    alone = []
+    for member in MEMBERS:
+        session = onnxruntime.InferenceSession(str(member_path(member)),
+                                               providers=["CPUExecutionProvider"])
+        (logits,) = session.run(None, {session.get_inputs()[0].name: boxes})
+        alone.append(1 / (1 + np.exp(-logits.reshape(-1).astype(np.float64))))
+    assert sorted("".join(GROUPS)) == sorted(MEMBERS)
+    assert np.allclose(box_classifier().each_probability(boxes), alone, rtol=0, atol=1e-6)
+
+
 def test_a_box_the_networks_are_unsure_of_is_decided_by_its_mirrored_views_too(treden):
     # Where the networks are unsure, every network looks at the box as it is
     # and mirrored three ways; their log-odds averaged decide, and a toss-up

@@ -562,6 +562,10 @@ def _export(net, out: Path) -> None:
     finally:
         partial.unlink(missing_ok=True)
     print(f"wrote {out} ({out.stat().st_size / 1024:.0f} KB)", file=sys.stderr)
+    if out.parent.resolve() == MODELS.resolve():
+        # The scanner runs the networks joined (training/merge_networks.py).
+        from merge_networks import merge_all
+        merge_all()
 
 
 def evaluate(net, data, held) -> None:
