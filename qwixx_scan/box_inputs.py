@@ -235,7 +235,7 @@ class LocatedInputs:
     lit_from_around: Callable[[np.ndarray], np.ndarray]
     astray: np.ndarray
     unseen: np.ndarray
-    unplaced: bool
+    evened_out: bool
 
 
 def box_inputs(rectified: np.ndarray, sheet: Sheet,
@@ -266,9 +266,9 @@ def located_box_inputs(rectified: np.ndarray, sheet: Sheet,
     each box and not evened out inside it (see read.LIT_FROM_AROUND); ``astray``:
     the boxes whose print was not found near their place (see MAX_ASTRAY);
     ``unseen``: the boxes found past the image's edge, hardly any of them
-    inside (see MIN_SEEN_SHARE); ``unplaced``: the sheet was evened out along
-    the boxes found to find the rest, and still some went astray (see
-    BENT_FIELD_MATCH).
+    inside (see MIN_SEEN_SHARE); ``evened_out``: the sheet had boxes astray and was evened out along
+    the boxes found to find the rest (see BENT_FIELD_MATCH); ``astray`` is
+    what was still astray after that.
     """
     ref = _as_reader(ref, sheet)
     p = ref.px_per_mm
@@ -312,7 +312,6 @@ def located_box_inputs(rectified: np.ndarray, sheet: Sheet,
     past = np.maximum(np.maximum(size / 2 - centres_px, 0),
                       np.maximum(centres_px + size / 2 - np.float32([width, height]), 0))
     unseen = np.prod(np.clip(1 - past / size, 0, 1), axis=1) < MIN_SEEN_SHARE
-    unplaced = bent_far and bool(astray.any())
     # A border so that every shifted window lies inside the image.
     pad = round((REACH_MM + SEARCH_MM + 0.5) * p + np.abs(offsets).max(initial=0.0))
     padded = cv2.copyMakeBorder(rectified, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
@@ -343,7 +342,7 @@ def located_box_inputs(rectified: np.ndarray, sheet: Sheet,
         return out
 
     return LocatedInputs(inputs, ink_mm2, centres_px, second_place, second_inputs, scores,
-                         lit_from_around, astray, unseen, unplaced)
+                         lit_from_around, astray, unseen, bent_far)
 
 
 def _gray_half(image: np.ndarray, ref: ReaderReference) -> np.ndarray:

@@ -657,17 +657,22 @@ def test_the_reader_keeps_less_of_a_sheet_than_its_blank_reference(treden):
     assert nbytes(reader) < 0.7 * nbytes(ref)
 
 
-def _placed(n: int, *, match: float, astray: int = 0, unplaced: bool = False):
+def _placed(n: int, *, match: float, astray: int = 0, evened_out: bool = False,
+            ink_mm2: float = 0.0):
     """Where ``n`` boxes were found, as located_box_inputs reports it: every
-    box matched ``match``, the first ``astray`` of them astray."""
+    box matched ``match``, the first ``astray`` of them astray (matched 0.05)
+    with ``ink_mm2`` of ink."""
     from qwixx_scan.box_inputs import LocatedInputs
 
     lost = np.zeros(n, bool)
     lost[:astray] = True
-    return LocatedInputs(np.zeros((n, 6, 48, 48), np.float32), np.zeros((n, 2), np.float32),
+    ink = np.zeros((n, 2), np.float32)
+    ink[:astray] = ink_mm2
+    return LocatedInputs(np.zeros((n, 6, 48, 48), np.float32), ink,
                          np.zeros((n, 2), np.float32), np.zeros(0, int),
-                         np.zeros((0, 6, 48, 48), np.float32), np.full(n, match),
-                         lambda indices: None, lost, np.zeros(n, bool), unplaced)
+                         np.zeros((0, 6, 48, 48), np.float32),
+                         np.where(lost, 0.05, match), lambda indices: None, lost,
+                         np.zeros(n, bool), evened_out)
 
 
 def test_a_sheet_with_boxes_astray_is_trusted_only_where_its_frame_and_print_say_little():
@@ -688,8 +693,57 @@ def test_a_sheet_with_boxes_astray_is_trusted_only_where_its_frame_and_print_say
     assert _why_no_box_is_trusted(_placed(52, match=0.2, astray=many), p, second, True) is None
     assert _why_no_box_is_trusted(_placed(52, match=0.2, astray=many), p, second, False) \
         == SHEET_ASTRAY
-    assert _why_no_box_is_trusted(_placed(52, match=0.8, astray=1, unplaced=True), p, second,
+    assert _why_no_box_is_trusted(_placed(52, match=0.8, astray=1, evened_out=True), p, second,
                                   True) == SHEET_ASTRAY
+
+
+def test_boxes_astray_under_much_ink_say_nothing_of_where_the_sheet_lies():
+    # A box hatched solid hides its print, which is then matched nowhere:
+    # read crossed under HIDDEN_PRINT_INK_MM2 of ink or more, it is not
+    # counted astray, where the other boxes are found well.
+    from qwixx_scan.locate import MAX_ASTRAY
+    from qwixx_scan.read import (HIDDEN_PRINT_INK_MM2, SHEET_ASTRAY, VISIBLE_PRINT_MATCH,
+                                 _why_no_box_is_trusted)
+
+    many = MAX_ASTRAY + 3
+    p = np.where(np.arange(52) < many, 0.999, 0.01)
+    second = np.full(52, np.nan)
+    heavy, light = HIDDEN_PRINT_INK_MM2 + 10, HIDDEN_PRINT_INK_MM2 - 5
+    found_well, found_poorly = VISIBLE_PRINT_MATCH + 0.2, VISIBLE_PRINT_MATCH - 0.1
+    for evened_out in (False, True):
+        assert _why_no_box_is_trusted(_placed(52, match=found_well, astray=many, ink_mm2=heavy,
+                                              evened_out=evened_out), p, second, True) is None
+        # crosses of a few strokes leave the print to be found: astray, they count
+        assert _why_no_box_is_trusted(_placed(52, match=found_well, astray=many, ink_mm2=light,
+                                              evened_out=evened_out), p, second, True) \
+            == SHEET_ASTRAY
+        # where the other boxes are not found well either, the sheet may lie off
+        assert _why_no_box_is_trusted(_placed(52, match=found_poorly, astray=many,
+                                              ink_mm2=heavy, evened_out=evened_out),
+                                      p, second, False) == SHEET_ASTRAY
+    # only boxes read crossed: ink in a box read empty is no player's fill
+    assert _why_no_box_is_trusted(_placed(52, match=found_well, astray=many, ink_mm2=heavy),
+                                  np.full(52, 0.01), second, True) == SHEET_ASTRAY
+
+
+def test_a_sheet_with_many_boxes_scribbled_over_is_read_not_doubted_whole(classic):
+    # Scribbled over edge to edge, boxes hide their print, which the box
+    # search then finds nowhere near: such a sheet was doubted whole, as if
+    # it lay off its markers' fit.
+    filled = ["red-2", "red-3", "red-5", "red-8", "yellow-2", "yellow-3", "yellow-4", "yellow-6",
+              "yellow-9", "green-11", "green-9", "green-6", "blue-12", "blue-11", "blue-8",
+              "penalty-1", "penalty-2"]
+    image = blank(classic)
+    for box_id in filled:
+        r = classic.box(box_id).rect
+        points, y, left = [], r.y + 0.5, True
+        while y < r.y + r.h - 0.4:  # a zigzag from edge to edge, 0.55 mm a stroke
+            points.append((r.x + (0.3 if left else r.w - 0.3), y))
+            left, y = not left, y + 0.55
+        cv2.polylines(image, [(np.array(points) * PX * 16).round().astype(np.int32)], False,
+                      (140, 60, 25), 4, cv2.LINE_AA, 4)
+    verdicts = read_marks(as_photo(image), classic, px_per_mm=PX)
+    assert_crossed_exactly(verdicts, classic, filled)
 
 
 def test_a_box_not_seen_is_doubtful_whatever_the_networks_say():
