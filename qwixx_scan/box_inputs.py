@@ -278,12 +278,14 @@ def located_box_inputs(rectified: np.ndarray, sheet: Sheet,
         rectified = cv2.copyMakeBorder(rectified, 0, height - rectified.shape[0], 0,
                                        width - rectified.shape[1], cv2.BORDER_REPLICATE)
     boxes = sheet.boxes
-    correction, start = global_correction(_gray_half(rectified, ref), ref, boxes)
+    gray_half = _gray_half(rectified, ref)
+    correction, start = global_correction(gray_half, ref, boxes)
     if correction is not None:
         rectified = cv2.warpPerspective(rectified, correction, (width, height),
                                         flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                         borderMode=cv2.BORDER_REPLICATE)
-    offsets, scores, astray = locate_boxes(_gray_half(rectified, ref), ref, boxes, start=start)
+        gray_half = _gray_half(rectified, ref)
+    offsets, scores, astray = locate_boxes(gray_half, ref, boxes, start=start)
     offsets = regularise_offsets(offsets, scores, boxes, p)
     field = even_field(offsets, scores, boxes, p, (width, height))
     bent_far = False  # evened out along the boxes found, to find those astray
