@@ -266,9 +266,9 @@ def located_box_inputs(rectified: np.ndarray, sheet: Sheet,
     each box and not evened out inside it (see read.LIT_FROM_AROUND); ``astray``:
     the boxes whose print was not found near their place (see MAX_ASTRAY);
     ``unseen``: the boxes found past the image's edge, hardly any of them
-    inside (see MIN_SEEN_SHARE); ``evened_out``: the sheet had boxes astray and was evened out along
-    the boxes found to find the rest (see BENT_FIELD_MATCH); ``astray`` is
-    what was still astray after that.
+    inside (see MIN_SEEN_SHARE); ``evened_out``: the sheet had boxes astray
+    and was evened out along the boxes found to find the rest (see
+    BENT_FIELD_MATCH); ``astray`` is then what was still astray after that.
     """
     ref = _as_reader(ref, sheet)
     p = ref.px_per_mm

@@ -3,9 +3,9 @@
 Five small convolutional networks (trained by training/train_box_classifier.py
 on generated photos, shipped as ONNX in ``models/``) run with ONNX Runtime
 (one network, one sheet's boxes, one core: about 3 ms, where OpenCV's DNN
-module took 11 ms; the scanner runs them joined in two graphs, see GROUPS). They learned from different photos (``a``: sheets
-printed exactly as designed; ``b``, ``c`` and ``d``: also paler, grey and
-colour-shifted prints, inks of every shade, boxes hatched solid, and more
+module took 11 ms; the scanner runs them joined in two graphs, see GROUPS).
+They learned from different photos (``a``: sheets printed exactly as
+designed; ``b``, ``c`` and ``d``: also paler, grey and colour-shifted prints, inks of every shade, boxes hatched solid, and more
 of them; ``c`` from more photos and longer; ``d`` also from many more
 pencil marks and coloured felt pens; ``e`` also from marks turned as far
 as a plus; ``a`` to ``d`` were then taught boxes shaded in lightly with
@@ -126,7 +126,8 @@ def group_path(members: str) -> Path:
 
 
 class BoxClassifier:
-    """Wraps the networks; one forward pass each for all boxes of a sheet."""
+    """Wraps the networks, run as the joined graphs of GROUPS on a sheet's
+    boxes, BATCH boxes a run."""
 
     def __init__(self, paths: tuple[Path, ...] = tuple(group_path(g) for g in GROUPS)):
         """``paths``: the joined graphs of GROUPS, in that order."""

@@ -166,7 +166,7 @@ SHEET_ASTRAY = ("many of the sheet's boxes were not found near where its corner 
 #: box goes astray however well the sheet lies. Boxes read crossed with this
 #: much ink (mm^2) are left out of the boxes astray (SHEET_ASTRAY) where the
 #: sheet's other boxes are found well (their median match
-#: VISIBLE_PRINT_MATCH or more). Over 9,059 sheets of every benchmark set
+#: VISIBLE_PRINT_MATCH or more). Over the 9,059 sheets read of every benchmark set
 #: (independent seeds 1-34 and tables 1-21, photogen seeds 4-11), 22 were
 #: doubted whole for their placement: 16 of them, filled in or circled,
 #: only for boxes astray under 17-43 mm^2 of ink, all read crossed, the
