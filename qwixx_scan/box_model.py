@@ -1,30 +1,30 @@
 """The learned box classifier: probability that a player crossed a box.
 
-Five small convolutional networks (trained by training/train_box_classifier.py
-on generated photos, shipped as ONNX in ``models/``) run with ONNX Runtime
-(one network, one sheet's boxes, one core: about 3 ms, where OpenCV's DNN
-module took 11 ms; the scanner runs them joined in two graphs, see GROUPS).
-They learned from different photos (``a``: sheets printed exactly as
-designed; ``b``, ``c`` and ``d``: also paler, grey and colour-shifted prints, inks of every shade, boxes hatched solid, and more
-of them; ``c`` from more photos and longer; ``d`` also from many more
-pencil marks and coloured felt pens; ``e`` also from marks turned as far
-as a plus; ``a`` to ``d`` were then taught boxes shaded in lightly with
-even strokes, and all five boxes shaded in almost evenly, keeping their
-verdicts elsewhere). ``b``, ``c`` and ``d`` decide
-together: the box's probability is the middle one of their three, so no
-single network decides alone (on the 800 fresh benchmark photos of seeds
-5, 7, 9 and 10, with the checks below and in read.py: 771 sheets read
-exactly where the mean of ``b`` and ``c`` gave 769, 1 wrong box instead of
-3, 55 doubtful boxes instead of 57). Where
-two of the networks asked are sure of opposite verdicts, the box is a
-toss-up and goes to review: a mark one of them has not learned is not
-scored on the others' word alone. A box they are unsure of is shown to
-them once more, mirrored three ways, and their views averaged (see
+Five small convolutional networks (trained by
+training/train_box_classifier.py on generated photos, shipped as ONNX in
+``models/``) run with ONNX Runtime (one network, one sheet's boxes, one
+core: about 3 ms, where OpenCV's DNN module took 11 ms; the scanner runs
+them joined in two graphs, see GROUPS). They learned from different photos
+(``a``: sheets printed exactly as designed; ``b``, ``c`` and ``d``: also
+paler, grey and colour-shifted prints, inks of every shade, boxes hatched
+solid, and more of them; ``c`` from more photos and longer; ``d`` also from
+many more pencil marks and coloured felt pens; ``e`` also from marks turned
+as far as a plus; ``a`` to ``d`` were then taught boxes shaded in lightly
+with even strokes, and all five boxes shaded in almost evenly, keeping their
+verdicts elsewhere). ``b``, ``c`` and ``d`` decide together: the box's
+probability is the middle one of their three, so no single network decides
+alone (on the 800 fresh benchmark photos of seeds 5, 7, 9 and 10, with the
+checks below and in read.py: 771 sheets read exactly where the mean of ``b``
+and ``c`` gave 769, 1 wrong box instead of 3, 55 doubtful boxes instead of
+57). Where two of the networks asked are sure of opposite verdicts, the box
+is a toss-up and goes to review: a mark one of them has not learned is not
+scored on the others' word alone. A box they are unsure of is shown to them
+once more, mirrored three ways, and their views averaged (see
 MIRRORED_VIEWS). Their input per box is built by
 :func:`qwixx_scan.box_inputs.box_inputs`: 6 channels of INPUT_PX x INPUT_PX
-pixels covering the box and 1.8 mm around it (about 4 px/mm): the photo
-with paper = 1 (BGR) and the blank sheet (BGR, 0..1), so that the network
-knows what is print.
+pixels covering the box and 1.8 mm around it (about 4 px/mm): the photo with
+paper = 1 (BGR) and the blank sheet (BGR, 0..1), so that the network knows
+what is print.
 """
 
 from __future__ import annotations
