@@ -123,13 +123,24 @@ def darkened_pixels(inputs: np.ndarray) -> np.ndarray:
     PAPER_BLANK light there and all round, the photo darker than it by
     DARKENED of it. Measured against the blank pixel by pixel, light pencil
     over a coloured box counts as well as dark ink."""
+    return np.count_nonzero(darkened_paper(inputs), axis=(1, 2))
+
+
+def darkened_paper(inputs: np.ndarray, by: float = DARKENED) -> np.ndarray:
+    """Which pixels of each box's middle (n x INNER_PX x INNER_PX, bool) show
+    paper darkened (``by`` of the blank or more; see :func:`darkened_pixels`)."""
     photo = inputs[:, :3].mean(axis=1)
+    blank = inputs[:, 3:6].mean(axis=1)
+    inner_blank = np.maximum(blank[:, INNER, INNER], 0.05)
+    return paper_pixels(inputs) & (photo[:, INNER, INNER] < inner_blank * (1 - by))
+
+
+def paper_pixels(inputs: np.ndarray) -> np.ndarray:
+    """Which pixels of each box's middle (n x INNER_PX x INNER_PX, bool) are
+    paper: the blank sheet at least PAPER_BLANK light there and all round."""
     blank = inputs[:, 3:6].mean(axis=1)
     padded = np.pad(blank, ((0, 0), (1, 1), (1, 1)), mode="edge")
     size = blank.shape[1]
     darkest_around = np.min([padded[:, dy:dy + size, dx:dx + size]
                             for dy in range(3) for dx in range(3)], axis=0)
-    paper = darkest_around[:, INNER, INNER] >= PAPER_BLANK
-    inner_blank = np.maximum(blank[:, INNER, INNER], 0.05)
-    dark = photo[:, INNER, INNER] < inner_blank * (1 - DARKENED)
-    return np.count_nonzero(paper & dark, axis=(1, 2))
+    return darkest_around[:, INNER, INNER] >= PAPER_BLANK

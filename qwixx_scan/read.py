@@ -43,6 +43,7 @@ from .box_inputs import LocatedInputs, ReaderReference, located_box_inputs, read
 from .box_model import MEMBERS, SURE, box_classifier
 from .locate import ASTRAY_SHEET_MATCH, MAX_ASTRAY
 from .own_marks import INNER, INNER_PX, darkened_pixels, like_own_crosses
+from .skip_lines import struck_through
 
 #: A box found away from where its neighbours put it is read at both places
 #: (see box_inputs.SECOND_PLACE_MM), but where its print was hardly seen at
@@ -176,6 +177,9 @@ SHEET_ASTRAY = ("many of the sheet's boxes were not found near where its corner 
 #: 13 mm^2 astray).
 HIDDEN_PRINT_INK_MM2 = 15.0
 VISIBLE_PRINT_MATCH = 0.6
+#: The note of a box taken as empty for the line through its number (see
+#: qwixx_scan.skip_lines).
+STRUCK_THROUGH = "a line through a skipped number"
 #: The note of an empty box whose print is hardly seen (see HIDDEN_PRINT_MATCH).
 HIDDEN_PRINT = ("read empty, but its print is hardly seen there (read in the wrong place, "
                 "or covered?)")
@@ -353,6 +357,7 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
     inkless = np.flatnonzero((crossed_p >= CROSSED_P) & (ink_mm2[:, 0] < CROSSED_MIN_INK_MM2))
     if len(inkless):
         unanimous[inkless] = sure_of_a_cross(classifier.each_probability(inputs[inkless]))
+    struck = struck_through(inputs)
     verdicts = [replace(decide(box.id, float(p), float(ink), float(deep), faint_marks=faint,
                                turned_p=float(turned), highest_p=float(high),
                                second_place_p=None if np.isnan(second) else float(second),
@@ -360,12 +365,14 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
                                print_match=float(match), kind=box.kind,
                                lit_p=None if np.isnan(lit) else float(lit),
                                light_fills=light_fills, seen=not unseen,
-                               washed_out=bool(washed), overexposed=bool(white)),
+                               washed_out=bool(washed), overexposed=bool(white),
+                               struck=bool(line)),
                         found_at_mm=at)
                 for box, p, (ink, deep), turned, high, second, at, sure, match, median, lit, unseen,
-                washed, white in zip(sheet.boxes, crossed_p, ink_mm2, turned_p, highest_p,
-                                     second_p, found, unanimous, located.match, median_p, lit_p,
-                                     located.unseen, washed_out, overexposed)]
+                washed, white, line in zip(sheet.boxes, crossed_p, ink_mm2, turned_p, highest_p,
+                                           second_p, found, unanimous, located.match, median_p,
+                                           lit_p, located.unseen, washed_out, overexposed,
+                                           struck)]
     return {v.box_id: v for v in _settle_by_own_marks(verdicts, inputs, ink_mm2[:, 0],
                                                       classifier)}
 
@@ -530,7 +537,7 @@ def decide(box_id: str, crossed_p: float, ink_mm2: float, deep_ink_mm2: float, *
            median_p: float | None = None, kind: str = "number",
            lit_p: float | None = None, light_fills: bool = False,
            seen: bool = True, washed_out: bool = False,
-           overexposed: bool = False) -> BoxVerdict:
+           overexposed: bool = False, struck: bool = False) -> BoxVerdict:
     """One box's verdict from the network's probability and the ink (mm^2,
     darker than the print by box_inputs.INK_DARKNESS) and deep ink (by
     box_inputs.DEEP_INK_DARKNESS) the box holds. ``faint_marks``: some cross
@@ -553,7 +560,11 @@ def decide(box_id: str, crossed_p: float, ink_mm2: float, deep_ink_mm2: float, *
     LIGHT_FILL_LIT_P). ``seen``: False for a box found past the image's edge
     (see box_inputs.MIN_SEEN_SHARE), which nothing else tells about.
     ``washed_out``: the light washes the box out (see WASHED_OUT);
-    ``overexposed``: the photo is white to the brim there (see CLIPPED_SHARE)."""
+    ``overexposed``: the photo is white to the brim there (see CLIPPED_SHARE).
+    ``struck``: the box's mark is a line through a skipped number (see
+    :mod:`qwixx_scan.skip_lines`): read empty, or doubted while the networks
+    lean empty, it is empty, whatever the sheet's faint crosses or the
+    photo's light."""
     if not seen:
         return BoxVerdict(box_id, "uncertain", 0.0, UNSEEN)
     if second_place_p is not None and print_match < HIDDEN_PRINT_MATCH \
@@ -585,6 +596,8 @@ def decide(box_id: str, crossed_p: float, ink_mm2: float, deep_ink_mm2: float, *
             return BoxVerdict(box_id, "uncertain", 0.3, HIDDEN_PRINT)
         if washed_out:
             return BoxVerdict(box_id, "uncertain", 0.3, WASHED_OUT_NOTE, lean="empty")
+        if struck:
+            return BoxVerdict(box_id, "empty", round(1.0 - crossed_p, 3), STRUCK_THROUGH)
         if overexposed:
             return BoxVerdict(box_id, "uncertain", 0.3, OVEREXPOSED_NOTE, lean="empty")
         if faint_marks and max(crossed_p, highest_p or 0.0) > FAINT_EMPTY_P:
@@ -600,6 +613,8 @@ def decide(box_id: str, crossed_p: float, ink_mm2: float, deep_ink_mm2: float, *
     # independent photos, 1,650 photogen photos and 120 table photos this
     # made 9, 8 and 1 more sheets exact, and settled no box wrongly.
     toward = median_p if crossed_p == 0.5 and median_p is not None else crossed_p
+    if struck and toward < 0.5:
+        return BoxVerdict(box_id, "empty", round(1.0 - toward, 3) * 0.5, STRUCK_THROUGH)
     lean = "crossed" if toward > 0.5 else "empty" if toward < 0.5 else ""
     return BoxVerdict(box_id, "uncertain", round(max(crossed_p, 1.0 - crossed_p), 3) * 0.5,
                       DOUBTFUL_MARK, lean=lean)

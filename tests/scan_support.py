@@ -90,3 +90,25 @@ def cover(image: np.ndarray, h_mm: np.ndarray, rect_mm: tuple[float, float, floa
 def write_jpeg(path, image: np.ndarray, quality: int = 88) -> None:
     if not cv2.imwrite(str(path), image, [cv2.IMWRITE_JPEG_QUALITY, quality]):
         raise OSError(f"cannot write {path}")
+
+
+def independent_photo(tmp_path, seed: int, index: int, hard_share: float = 0.25, *,
+                      table: bool = False):
+    """The scanner's result for the independent generator's photo
+    (benchmarks/foreign_photos.py, made here: 1-4 s), and its truth."""
+    from benchmarks.foreign_photos import make_photo, make_table_photo
+    from qwixx_scan.pipeline import known_layouts, scan_photo
+
+    data, truth = (make_table_photo if table else make_photo)(seed, index, hard_share)
+    path = tmp_path / f"{seed}-{index}.jpg"
+    path.write_bytes(data)
+    return scan_photo(path, layouts=known_layouts()), truth
+
+
+def independent_photo_sheet(tmp_path, seed: int, index: int, hard_share: float = 0.25):
+    """The one sheet the scanner reads in the independent generator's photo, and its truth."""
+    result, truth = independent_photo(tmp_path, seed, index, hard_share)
+    assert result.error is None, result.error
+    (sheet,) = result.sheets
+    (expected,) = truth["sheets"]
+    return sheet, expected

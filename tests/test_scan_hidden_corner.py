@@ -8,7 +8,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from scan_support import SHEET_PPM, cover, flat_sheet, photo, placement, write_jpeg
+from scan_support import (SHEET_PPM, cover, flat_sheet, independent_photo,
+                          independent_photo_sheet, photo, placement, write_jpeg)
 
 from qwixx_print.layout import load_layout
 from qwixx_scan.find import detect_markers, group_markers
@@ -254,27 +255,6 @@ def test_a_turned_code_the_detectors_read_is_taken_only_if_known():
     assert search_code(page, fit, rect, KETTINGEN_C.size_mm, known_payloads=payloads) is None
 
 
-def _independent_photo(tmp_path, seed: int, index: int, hard_share: float = 0.25, *,
-                       table: bool = False):
-    """The scanner's result for the independent generator's photo
-    (benchmarks/foreign_photos.py, made here: 1-4 s), and its truth."""
-    from benchmarks.foreign_photos import make_photo, make_table_photo
-
-    data, truth = (make_table_photo if table else make_photo)(seed, index, hard_share)
-    path = tmp_path / f"{seed}-{index}.jpg"
-    path.write_bytes(data)
-    return scan_photo(path, layouts=known_layouts()), truth
-
-
-def _independent_photo_sheet(tmp_path, seed: int, index: int, hard_share: float = 0.25):
-    """The one sheet the scanner reads in the independent generator's photo, and its truth."""
-    result, truth = _independent_photo(tmp_path, seed, index, hard_share)
-    assert result.error is None, result.error
-    (sheet,) = result.sheets
-    (expected,) = truth["sheets"]
-    return sheet, expected
-
-
 @pytest.mark.parametrize("seed, index", [(5, 106), (7, 17)])
 def test_a_steep_bent_sheet_whose_code_the_fit_misses_is_read(tmp_path, seed, index):
     # Independent generator's photos (benchmarks/foreign_photos.py), a
@@ -284,7 +264,7 @@ def test_a_steep_bent_sheet_whose_code_the_fit_misses_is_read(tmp_path, seed, in
     # them; seed 7, photo 17 bent 6.3 mm, tilted 25 degrees, the
     # bottom-right marker under a thumb, the sheet a fifth of the frame, the
     # code 19 mm from where the fit puts it.
-    sheet, expected = _independent_photo_sheet(tmp_path, seed, index)
+    sheet, expected = independent_photo_sheet(tmp_path, seed, index)
     assert (sheet.sheet.layout, sheet.sheet.letter) == (expected["layout"], expected["letter"])
     crossed = {b for b, v in sheet.verdicts.items() if v.state == "crossed"}
     marked = set(expected["marked"])
@@ -312,7 +292,7 @@ def test_a_filled_box_found_away_is_read_where_its_neighbours_put_it(tmp_path):
     # photo 41): penalty box 2 is hatched solid in blue, so its outline is
     # matched astray (correlation 0.01) and the window there shows half the
     # fill; where the other penalty boxes put it, it reads crossed.
-    sheet, expected = _independent_photo_sheet(tmp_path, 7, 41)
+    sheet, expected = independent_photo_sheet(tmp_path, 7, 41)
     assert sheet.verdicts["penalty-2"].state == "crossed"
     assert sheet.status == "ok"
     assert {b for b, v in sheet.verdicts.items() if v.state == "crossed"} == set(expected["marked"])
@@ -326,7 +306,7 @@ def test_a_sheet_whose_boxes_cannot_be_placed_is_doubted_whole(tmp_path):
     from qwixx_scan.read import SHEET_TOO_FAR_OFF
     from qwixx_scan.report import sheet_table
 
-    sheet, _ = _independent_photo_sheet(tmp_path, 8, 102)
+    sheet, _ = independent_photo_sheet(tmp_path, 8, 102)
     assert (sheet.sheet.layout, sheet.sheet.letter) == ("kettingen", "C")
     assert sheet.status == "review"
     assert {v.state for v in sheet.verdicts.values()} == {"uncertain"}
@@ -342,7 +322,7 @@ def test_a_sheet_whose_filled_boxes_were_not_found_near_their_places_is_read(tmp
     # black. The print of 5 filled boxes is hidden and was found nowhere near
     # where the markers put them, which doubted the whole sheet as if it lay
     # off; those boxes are crossed under much ink, the others found well.
-    sheet, expected = _independent_photo_sheet(tmp_path, 21, 63)
+    sheet, expected = independent_photo_sheet(tmp_path, 21, 63)
     assert (sheet.sheet.layout, sheet.sheet.letter) == ("kettingen", "B")
     assert sheet.status == "ok"
     assert {b for b, v in sheet.verdicts.items() if v.state == "crossed"} == set(expected["marked"])
@@ -356,7 +336,7 @@ def test_a_sheet_bent_past_the_box_search_is_evened_out_and_read(tmp_path, seed,
     # lay further off the markers' fit than the box search reaches, and the
     # sheet was doubted whole; evened out along the boxes that were found,
     # every box is found and read (see BENT_FIELD_MATCH).
-    sheet, expected = _independent_photo_sheet(tmp_path, seed, index)
+    sheet, expected = independent_photo_sheet(tmp_path, seed, index)
     assert sheet.uncertain == []
     assert {b for b, v in sheet.verdicts.items() if v.state == "crossed"} == set(expected["marked"])
 
@@ -376,7 +356,7 @@ def test_a_steep_bent_sheet_is_fitted_to_all_its_markers_and_read(tmp_path, seed
     # off, a first column past the image), and the reader's guards doubted
     # the sheets whole or in part. Fitted to corners of three markers or
     # more, each is read exactly.
-    sheet, expected = _independent_photo_sheet(tmp_path, seed, index)
+    sheet, expected = independent_photo_sheet(tmp_path, seed, index)
     assert sheet.uncertain == []
     assert {b for b, v in sheet.verdicts.items() if v.state == "crossed"} == set(expected["marked"])
 
@@ -389,7 +369,7 @@ def test_a_light_pencil_fill_is_read_lit_from_the_paper_around_it(tmp_path):
     # around them they read crossed.
     from qwixx_scan.read import LIT_FROM_AROUND
 
-    sheet, expected = _independent_photo_sheet(tmp_path, 7, 49)
+    sheet, expected = independent_photo_sheet(tmp_path, 7, 49)
     assert {sheet.verdicts[b].note for b in ("red-2", "red-7")} == {LIT_FROM_AROUND}
     assert sheet.verdicts["red-2"].state == sheet.verdicts["red-7"].state == "crossed"
     crossed = {b for b, v in sheet.verdicts.items() if v.state == "crossed"}
@@ -426,7 +406,7 @@ def test_a_lighter_fill_of_a_player_who_shades_lightly_is_not_read_empty(tmp_pat
     # 0.002-0.005; lit, a toss-up. It is doubtful, not empty.
     from qwixx_scan.read import LIT_FROM_AROUND, LIT_LEANS
 
-    sheet, expected = _independent_photo_sheet(tmp_path, 13, 35)
+    sheet, expected = independent_photo_sheet(tmp_path, 13, 35)
     assert "blue-10" in expected["marked"]
     assert LIT_FROM_AROUND in {v.note for v in sheet.verdicts.values()}
     assert (sheet.verdicts["blue-10"].state, sheet.verdicts["blue-10"].note) == (
@@ -443,7 +423,7 @@ def test_a_mark_the_networks_doubt_as_it_is_is_read_from_its_mirrored_views(
     # red line through a skipped green 12. As photographed, the networks
     # were unsure of each; mirrored, they agree (box_model.MIRRORED_VIEWS),
     # and the sheet is read exactly.
-    sheet, expected = _independent_photo_sheet(tmp_path, seed, index)
+    sheet, expected = independent_photo_sheet(tmp_path, seed, index)
     assert sheet.uncertain == []
     assert (box in expected["marked"]) == (sheet.verdicts[box].state == "crossed")
     assert {b for b, v in sheet.verdicts.items() if v.state == "crossed"} == set(expected["marked"])
@@ -456,7 +436,7 @@ def test_a_neighbours_stroke_one_network_doubts_is_not_read_as_a_sure_cross(tmp_
     # corner of the empty yellow 11. Two deciding networks read that box
     # crossed, the third leaned empty, and the sheet came out ``ok`` with a
     # wrong score. Looked at mirrored too (box_model.SPLIT) it is doubtful.
-    result, truth = _independent_photo(tmp_path, 14, 37, 1.0, table=True)
+    result, truth = independent_photo(tmp_path, 14, 37, 1.0, table=True)
     assert result.error is None and result.problems == []
     (sheet,) = [s for s in result.sheets if s.sheet.letter == "D"]
     (want,) = [t for t in truth["sheets"] if t["letter"] == "D"]
@@ -473,7 +453,7 @@ def test_a_fit_kept_by_one_corner_of_a_third_marker_is_not_trusted(tmp_path):
     # photo 43: tilted 36 degrees, bent 7 mm, a wide lens): RANSAC kept two
     # markers' corners and one of a third; the fit put a trim corner far
     # outside the picture and the sheet was refused as cut off.
-    sheet, expected = _independent_photo_sheet(tmp_path, 26, 43, 1.0)
+    sheet, expected = independent_photo_sheet(tmp_path, 26, 43, 1.0)
     assert set(sheet.marked) == set(expected["marked"]) and sheet.status == "ok"
 
 
@@ -484,7 +464,7 @@ def test_a_marker_a_pen_stroke_touches_is_found(tmp_path):
     # that the detector did not take for a square: two markers were left,
     # too few. With thin dark lines closed, the third is found; the sheet
     # reads exactly.
-    sheet, expected = _independent_photo_sheet(tmp_path, 21, 61)
+    sheet, expected = independent_photo_sheet(tmp_path, 21, 61)
     assert sheet.uncertain == []
     assert {b for b, v in sheet.verdicts.items() if v.state == "crossed"} == set(expected["marked"])
 
@@ -497,7 +477,7 @@ def test_a_sheet_whose_four_markers_are_seen_is_not_refused_as_cut_off(tmp_path)
     # sheet's far edge 180 px outside it: a fit to two of the markers (see
     # rectify.fit_sheet), and the sheet was refused as cut off. Fitted to
     # all four, both sheets are read, and no box read is wrong.
-    result, truth = _independent_photo(tmp_path, 13, 24, table=True)
+    result, truth = independent_photo(tmp_path, 13, 24, table=True)
     assert result.error is None and result.problems == []
     assert len(result.sheets) == len(truth["sheets"]) == 2
     for sheet in result.sheets:
