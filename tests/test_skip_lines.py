@@ -81,12 +81,12 @@ def test_a_box_struck_through_is_empty_unless_the_networks_lean_crossed():
 
 
 @pytest.mark.parametrize("seed, index, box", [(15, 0, "green-9"), (33, 12, "red-3")])
-def test_a_number_struck_through_in_pencil_is_read_empty(tmp_path, seed, index, box):
-    # Independent generator's photos (benchmarks/foreign_photos.py) of
-    # pencil sheets. Seed 15, photo 0: a faint cross on the sheet, so the
-    # struck-through green 9, read empty, was doubted with it; seed 33,
-    # photo 12: the networks unsure of the line through red 3, leaning
-    # empty. In both the skipped number came out doubtful.
+def test_a_number_struck_through_is_read_empty(tmp_path, seed, index, box):
+    # Independent generator's photos (benchmarks/foreign_photos.py). Seed
+    # 15, photo 0, in pencil: a faint cross on the sheet, so the struck-
+    # through green 9, read empty, was doubted with it; seed 33, photo 12,
+    # in green felt pen: the networks unsure of the bowed line through the
+    # red 3 on red print, leaning empty. In both that box came out doubtful.
     sheet, expected = independent_photo_sheet(tmp_path, seed, index)
     assert box in expected["skip_lined"]
     assert (sheet.verdicts[box].state, sheet.verdicts[box].note) == ("empty", STRUCK_THROUGH)
