@@ -126,13 +126,15 @@ def darkened_pixels(inputs: np.ndarray) -> np.ndarray:
     return np.count_nonzero(darkened_paper(inputs), axis=(1, 2))
 
 
-def darkened_paper(inputs: np.ndarray, by: float = DARKENED) -> np.ndarray:
+def darkened_paper(inputs: np.ndarray, by: float = DARKENED,
+                   paper: np.ndarray | None = None) -> np.ndarray:
     """Which pixels of each box's middle (n x INNER_PX x INNER_PX, bool) show
-    paper darkened (``by`` of the blank or more; see :func:`darkened_pixels`)."""
-    photo = inputs[:, :3].mean(axis=1)
-    blank = inputs[:, 3:6].mean(axis=1)
-    inner_blank = np.maximum(blank[:, INNER, INNER], 0.05)
-    return paper_pixels(inputs) & (photo[:, INNER, INNER] < inner_blank * (1 - by))
+    paper darkened (``by`` of the blank or more; see :func:`darkened_pixels`).
+    ``paper``: :func:`paper_pixels` of ``inputs``, where known already."""
+    photo = inputs[:, :3, INNER, INNER].mean(axis=1)
+    inner_blank = np.maximum(inputs[:, 3:6, INNER, INNER].mean(axis=1), 0.05)
+    paper = paper_pixels(inputs) if paper is None else paper
+    return paper & (photo < inner_blank * (1 - by))
 
 
 def paper_pixels(inputs: np.ndarray) -> np.ndarray:

@@ -357,7 +357,15 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
     inkless = np.flatnonzero((crossed_p >= CROSSED_P) & (ink_mm2[:, 0] < CROSSED_MIN_INK_MM2))
     if len(inkless):
         unanimous[inkless] = sure_of_a_cross(classifier.each_probability(inputs[inkless]))
-    struck = struck_through(inputs)
+    # Lines through skipped numbers, looked for only where they matter: boxes
+    # read empty that the faint crosses or the light would doubt, and boxes
+    # the networks are unsure of (see decide).
+    struck = np.zeros(len(crossed_p), bool)
+    look = np.flatnonzero(((crossed_p > EMPTY_P) & (crossed_p < CROSSED_P))
+                          | ((crossed_p <= EMPTY_P) & (overexposed | (
+                              faint & (np.maximum(crossed_p, highest_p) > FAINT_EMPTY_P)))))
+    if len(look):
+        struck[look] = struck_through(inputs[look])
     verdicts = [replace(decide(box.id, float(p), float(ink), float(deep), faint_marks=faint,
                                turned_p=float(turned), highest_p=float(high),
                                second_place_p=None if np.isnan(second) else float(second),

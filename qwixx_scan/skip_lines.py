@@ -52,7 +52,8 @@ CLEAN_SHARE = 0.1
 def struck_through(inputs: np.ndarray) -> np.ndarray:
     """Per box (network inputs, see box_inputs), whether its darkened paper
     is one thin, nearly flat line through it."""
-    mask = darkened_paper(inputs)
+    paper = paper_pixels(inputs)
+    mask = darkened_paper(inputs, paper=paper)
     n = mask.sum(axis=(1, 2)).astype(np.float64)
     ys, xs = np.mgrid[0:INNER_PX, 0:INNER_PX].astype(np.float64)
     some = np.maximum(n, 1.0)
@@ -74,7 +75,7 @@ def struck_through(inputs: np.ndarray) -> np.ndarray:
             & (n / np.maximum(length, 1e-6) <= THICKNESS_PX))
     # how far each pixel lies from the line (through the spread's centre)
     off_line = np.abs(dx * np.sin(angle)[:, None, None] - dy * np.cos(angle)[:, None, None])
-    beyond = paper_pixels(inputs) & (off_line > BAND_PX)
-    shaded = darkened_paper(inputs, by=FAINTLY) & beyond
+    beyond = paper & (off_line > BAND_PX)
+    shaded = darkened_paper(inputs, by=FAINTLY, paper=paper) & beyond
     clean = shaded.sum(axis=(1, 2)) <= CLEAN_SHARE * np.maximum(beyond.sum(axis=(1, 2)), 1)
     return line & clean
