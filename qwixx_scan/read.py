@@ -207,6 +207,23 @@ LIT_FROM_AROUND = ("read crossed once the light inside it was taken as that of t
 # empty by all five networks (0.001-0.035). A sheet's doubtful fills are
 # what sends such a sheet to review.
 
+#: A box read crossed only once lit from around it is doubtful where the
+#: networks, shown it as it is, lean empty (their median below LIT_VOTE)
+#: and its paper is darkened (own_marks.darkened_pixels) over more than
+#: LIT_DARKER_THAN_CROSSES times as many pixels as the middle one of the
+#: player's crosses read with confidence (at least LIT_MIN_CROSSES of
+#: them): a light fill is no darker than the player's marks, the edge of a
+#: shadow across a box in a dim, noisy photo can be. On a fresh hard table
+#: photo (foreign_photos.py --table seed 22, photo 39: noise 11, a shadow
+#: band, small pencil crosses) an empty box read so, 5.2 times as dark as
+#: the player's crosses, made the sheet ``ok`` with a wrong score; of the 74
+#: boxes rightly read so over every benchmark set, those the networks lean
+#: empty on were at most 0.92 times as dark as the player's crosses.
+LIT_VOTE = 0.5
+LIT_DARKER_THAN_CROSSES = 2.5
+LIT_MIN_CROSSES = 4
+LIT_SHADOW = ("read crossed once the light inside it was taken as that of the paper around "
+              "it, but darker than this player's crosses by far (a shadow?)")
 #: A box read empty that holds TURN_CHECK_INK_MM2 of ink or more is read lit
 #: from around it too: a fill so even that the evening out took all of it
 #: for shade reads empty with confidence (all five networks at 0.01-0.08 on
@@ -381,6 +398,7 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
                                            second_p, found, unanimous, located.match, median_p,
                                            lit_p, located.unseen, washed_out, overexposed,
                                            struck)]
+    verdicts = _doubt_dark_lit_crosses(verdicts, inputs, classifier)
     return {v.box_id: v for v in _settle_by_own_marks(verdicts, inputs, ink_mm2[:, 0],
                                                       classifier)}
 
@@ -421,6 +439,26 @@ def _print_under_ink(located: LocatedInputs, crossed_p: np.ndarray) -> np.ndarra
     if under.all() or np.median(located.match[~under]) < VISIBLE_PRINT_MATCH:
         return np.zeros(len(under), bool)
     return under
+
+
+def _doubt_dark_lit_crosses(verdicts: list[BoxVerdict], inputs: np.ndarray,
+                            classifier) -> list[BoxVerdict]:
+    """The verdicts with every box read crossed only once lit from around it
+    (LIT_FROM_AROUND) doubtful where it looks like a shadow rather than a
+    light fill (see LIT_DARKER_THAN_CROSSES)."""
+    lit = np.array([v.note == LIT_FROM_AROUND for v in verdicts])
+    confident = np.array([v.state == "crossed" and not v.note for v in verdicts])
+    if not lit.any() or np.count_nonzero(confident) < LIT_MIN_CROSSES:
+        return verdicts
+    darkened = darkened_pixels(inputs)
+    theirs = float(np.median(darkened[confident]))
+    vote = np.median(classifier.each_probability(inputs[lit]), axis=0)
+    out = list(verdicts)
+    for i, v in zip(np.flatnonzero(lit), vote):
+        if v < LIT_VOTE and darkened[i] > LIT_DARKER_THAN_CROSSES * theirs:
+            out[i] = BoxVerdict(verdicts[i].box_id, "uncertain", 0.3, LIT_SHADOW,
+                                found_at_mm=verdicts[i].found_at_mm)
+    return out
 
 
 def _settle_by_own_marks(verdicts: list[BoxVerdict], inputs: np.ndarray, ink_mm2: np.ndarray,

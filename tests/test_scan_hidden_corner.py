@@ -415,6 +415,28 @@ def test_a_lighter_fill_of_a_player_who_shades_lightly_is_not_read_empty(tmp_pat
     assert crossed <= set(expected["marked"])
 
 
+def test_a_shadow_read_crossed_once_lit_from_around_is_doubtful(tmp_path):
+    # An independent table photo (benchmarks/foreign_photos.py --table, seed
+    # 22, photo 39: dark, noise 11, a shadow band, four Kettingen sheets in
+    # small pencil crosses). Red 9 of sheet D, empty, read crossed once lit
+    # from the paper around it, the networks leaning empty as it is and its
+    # paper darkened 5 times as much as the player's crosses: the sheet
+    # came out ok with a wrong score. It is doubtful now.
+    from qwixx_scan.read import LIT_SHADOW
+
+    result, truth = independent_photo(tmp_path, 22, 39, table=True)
+    assert result.error is None and len(result.sheets) == 4
+    (sheet,) = [s for s in result.sheets if s.sheet.letter == "D"]
+    (want,) = [t for t in truth["sheets"] if t["letter"] == "D"]
+    assert "red-9" not in want["marked"]
+    assert (sheet.verdicts["red-9"].state, sheet.verdicts["red-9"].note) == (
+        "uncertain", LIT_SHADOW)
+    for sheet in result.sheets:  # no sheet of the photo is sure of a wrong score
+        (want,) = [t for t in truth["sheets"] if t["letter"] == sheet.sheet.letter]
+        if sheet.status == "ok":
+            assert set(sheet.marked) == set(want["marked"])
+
+
 @pytest.mark.parametrize("seed, index, box", [(11, 65, "green-12"), (15, 65, "green-12")])
 def test_a_mark_the_networks_doubt_as_it_is_is_read_from_its_mirrored_views(
         tmp_path, seed, index, box):
