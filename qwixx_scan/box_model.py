@@ -234,6 +234,17 @@ class BoxClassifier:
         blob = np.ascontiguousarray(inputs, np.float32)
         return self._every(blob)[_DECIDER_ROWS].max(axis=0)
 
+    def least_mirrored_decider_probability(self, inputs: np.ndarray) -> np.ndarray:
+        """The lowest P(crossed) any deciding network gives each box in any of
+        its views (as it is and mirrored, see MIRRORED_VIEWS)."""
+        if len(inputs) == 0:
+            return np.zeros(0, np.float32)
+        blob = np.ascontiguousarray(inputs, np.float32)
+        views = np.ascontiguousarray(np.concatenate(
+            [blob[:, :, ::rows, ::cols] for rows, cols in MIRRORED_VIEWS]), np.float32)
+        p = self._every(views)[_DECIDER_ROWS].reshape(len(DECIDERS), len(MIRRORED_VIEWS), -1)
+        return p.min(axis=(0, 1))
+
     def each_probability(self, inputs: np.ndarray) -> np.ndarray:
         """Every network's P(crossed) for every box (networks x boxes, in
         MEMBERS order): what :meth:`crossed_probability` combines."""

@@ -415,6 +415,24 @@ def test_a_lighter_fill_of_a_player_who_shades_lightly_is_not_read_empty(tmp_pat
     assert crossed <= set(expected["marked"])
 
 
+def test_a_neighbours_overshooting_stroke_all_networks_read_as_a_cross_is_doubtful(tmp_path):
+    # A hard independent photo (benchmarks/foreign_photos.py --hard-share 1,
+    # seed 37, photo 12): large blue checks overshoot their boxes, and the
+    # tails of yellow 8's and yellow 10's reach into the corners of the empty
+    # yellow 9. Every network read it crossed as photographed (0.81-0.999),
+    # and the sheet came out ok with a wrong score. It holds a sixth of the
+    # ink of the player's crosses, and mirrored, a deciding network doubts it
+    # (0.18): doubtful now.
+    from qwixx_scan.read import LIGHT_CROSS
+
+    sheet, expected = independent_photo_sheet(tmp_path, 37, 12, 1.0)
+    assert "yellow-9" not in expected["marked"]
+    assert (sheet.verdicts["yellow-9"].state, sheet.verdicts["yellow-9"].note) == (
+        "uncertain", LIGHT_CROSS)
+    assert sheet.status == "review"
+    assert {b for b, v in sheet.verdicts.items() if v.state == "crossed"} <= set(expected["marked"])
+
+
 def test_a_shadow_read_crossed_once_lit_from_around_is_doubtful(tmp_path):
     # An independent table photo (benchmarks/foreign_photos.py --table, seed
     # 22, photo 39: dark, noise 11, a shadow band, four Kettingen sheets in
