@@ -22,9 +22,13 @@ How:
    are unsure of is first read once more with the paper level taken just
    around it and the light inside not evened out: a light fill is then
    darker than the paper, not shade.
-4. Compare: a box doubted for its mark that looks like the player's own
-   confident crosses on the same sheet (ink, its colour, the networks'
-   lean) is taken as crossed (``own_marks``), and reported as settled.
+4. Compare with the player's own marks on the same sheet: a box doubted
+   for its mark that looks like their confident crosses (ink, its colour,
+   the networks' lean) is taken as crossed (``own_marks``), and reported
+   as settled; a box read crossed with far less ink than their crosses
+   that a network doubts mirrored, or read crossed only once lit and far
+   darker than their crosses, is doubtful. A box whose mark is a thin flat
+   line through its number is a skipped number (``skip_lines``).
 
 Coordinates: ``rectified`` pixel (x, y) is sheet mm (x / px_per_mm,
 y / px_per_mm), x right, y down, top-left trim corner at (0, 0).
