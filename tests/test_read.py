@@ -376,6 +376,19 @@ def test_the_joined_graphs_compute_what_each_network_does_alone(treden):
     assert np.allclose(box_classifier().each_probability(boxes), alone, rtol=0, atol=1e-6)
 
 
+def test_the_least_mirrored_decider_probability_is_the_lowest_over_views_and_deciders(treden):
+    from qwixx_scan.box_model import DECIDERS, MEMBERS, MIRRORED_VIEWS, box_classifier
+
+    _, blends = _circled_blends(treden, 12)
+    classifier = box_classifier()
+    deciders = [MEMBERS.index(m) for m in DECIDERS]
+    each = [classifier.each_probability(np.ascontiguousarray(blends[:, :, ::rows, ::cols]))
+            for rows, cols in MIRRORED_VIEWS]
+    want = np.min([e[deciders] for e in each], axis=(0, 1))
+    assert np.allclose(classifier.least_mirrored_decider_probability(blends), want)
+    assert len(classifier.least_mirrored_decider_probability(blends[:0])) == 0
+
+
 def test_a_box_the_networks_are_unsure_of_is_decided_by_its_mirrored_views_too(treden):
     # Where the networks are unsure, every network looks at the box as it is
     # and mirrored three ways; their log-odds averaged decide, and a toss-up
