@@ -46,7 +46,7 @@ from qwixx_print.layout import Sheet
 from .box_inputs import LocatedInputs, ReaderReference, located_box_inputs, reader_reference
 from .box_model import MEMBERS, SURE, box_classifier
 from .locate import ASTRAY_SHEET_MATCH, MAX_ASTRAY
-from .own_marks import INNER, INNER_PX, darkened_pixels, like_own_crosses
+from .own_marks import INNER, INNER_PX, MIN_CROSSES, darkened_pixels, like_own_crosses
 from .skip_lines import struck_through
 
 #: A box found away from where its neighbours put it is read at both places
@@ -213,7 +213,7 @@ LIT_FROM_AROUND = ("read crossed once the light inside it was taken as that of t
 
 #: A box read crossed that holds less than LIGHT_CROSS_SHARE of the ink of
 #: the middle one of the sheet's boxes read crossed (at least
-#: LIGHT_MIN_CROSSES of them) is looked at mirrored too, and doubtful where
+#: own_marks.MIN_CROSSES of them) is looked at mirrored too, and doubtful where
 #: a deciding network gives it less than LIGHT_VIEW_DOUBT in some view: the
 #: overshooting tail of a large check in a neighbour's corner can look like
 #: a cross as photographed. On a fresh hard independent photo
@@ -227,7 +227,6 @@ LIT_FROM_AROUND = ("read crossed once the light inside it was taken as that of t
 #: view, all under 0.21 of the ink), and 18 right crosses: 5 sheets fewer
 #: exact, wrong boxes 21 -> 17, wrong but ``ok`` 3 -> 2.
 LIGHT_CROSS_SHARE = 0.25
-LIGHT_MIN_CROSSES = 4
 LIGHT_VIEW_DOUBT = 0.25
 LIGHT_CROSS = ("read crossed, but with far less ink than this player's crosses, and doubted "
                "when looked at mirrored")
@@ -235,7 +234,7 @@ LIGHT_CROSS = ("read crossed, but with far less ink than this player's crosses, 
 #: networks, shown it as it is, lean empty (their median below LIT_VOTE)
 #: and its paper is darkened (own_marks.darkened_pixels) over more than
 #: LIT_DARKER_THAN_CROSSES times as many pixels as the middle one of the
-#: player's crosses read with confidence (at least LIT_MIN_CROSSES of
+#: player's crosses read with confidence (at least own_marks.MIN_CROSSES of
 #: them): a light fill is no darker than the player's marks, the edge of a
 #: shadow across a box in a dim, noisy photo can be. On a fresh hard table
 #: photo (foreign_photos.py --table seed 22, photo 39: noise 11, a shadow
@@ -245,7 +244,6 @@ LIGHT_CROSS = ("read crossed, but with far less ink than this player's crosses, 
 #: empty on were at most 0.92 times as dark as the player's crosses.
 LIT_VOTE = 0.5
 LIT_DARKER_THAN_CROSSES = 2.5
-LIT_MIN_CROSSES = 4
 LIT_SHADOW = ("read crossed once the light inside it was taken as that of the paper around "
               "it, but darker than this player's crosses by far (a shadow?)")
 #: A box read empty that holds TURN_CHECK_INK_MM2 of ink or more is read lit
@@ -474,7 +472,7 @@ def _light_crosses_doubted(inputs: np.ndarray, crossed_p: np.ndarray, ink_mm2: n
     (see LIGHT_CROSS_SHARE)."""
     doubted = np.zeros(len(crossed_p), bool)
     crossed = crossed_p >= CROSSED_P
-    if np.count_nonzero(crossed) < LIGHT_MIN_CROSSES:
+    if np.count_nonzero(crossed) < MIN_CROSSES:
         return doubted
     light = np.flatnonzero(crossed & (ink_mm2 < LIGHT_CROSS_SHARE * np.median(ink_mm2[crossed])))
     if len(light):
@@ -490,7 +488,7 @@ def _doubt_dark_lit_crosses(verdicts: list[BoxVerdict], inputs: np.ndarray,
     light fill (see LIT_DARKER_THAN_CROSSES)."""
     lit = np.array([v.note == LIT_FROM_AROUND for v in verdicts])
     confident = np.array([v.state == "crossed" and not v.note for v in verdicts])
-    if not lit.any() or np.count_nonzero(confident) < LIT_MIN_CROSSES:
+    if not lit.any() or np.count_nonzero(confident) < MIN_CROSSES:
         return verdicts
     darkened = darkened_pixels(inputs)
     theirs = float(np.median(darkened[confident]))

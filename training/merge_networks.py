@@ -24,7 +24,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from qwixx_scan.box_model import (GROUPS, INPUT_CHANNELS, INPUT_PX, MODELS,  # noqa: E402
+from qwixx_scan.box_model import (GROUPS, INPUT_CHANNELS, INPUT_PX,  # noqa: E402
                                   group_path, member_path)
 
 #: Layers that work on each channel alone: run once on the joined channels.
