@@ -406,22 +406,17 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
                               faint & (np.maximum(crossed_p, highest_p) > FAINT_EMPTY_P)))))
     if len(look):
         struck[look] = struck_through(inputs[look])
-    verdicts = [replace(decide(box.id, float(p), float(ink), float(deep), faint_marks=faint,
-                               turned_p=float(turned), highest_p=float(high),
-                               second_place_p=None if np.isnan(second) else float(second),
-                               unanimous=bool(sure), median_p=float(median),
-                               print_match=float(match), kind=box.kind,
-                               lit_p=None if np.isnan(lit) else float(lit),
-                               light_fills=light_fills, seen=not unseen,
-                               washed_out=bool(washed), overexposed=bool(white),
-                               struck=bool(line), light_doubted=bool(light)),
+    per_box = dict(crossed_p=crossed_p, ink_mm2=ink_mm2[:, 0], deep_ink_mm2=ink_mm2[:, 1],
+                   highest_p=highest_p, turned_p=turned_p, second_place_p=_measured(second_p),
+                   print_match=located.match, unanimous=unanimous, median_p=median_p,
+                   lit_p=_measured(lit_p), seen=~located.unseen, washed_out=washed_out,
+                   overexposed=overexposed, struck=struck, light_doubted=light_doubted)
+    verdicts = [replace(decide(BoxEvidence(box.id, kind=box.kind, faint_marks=faint,
+                                           light_fills=light_fills,
+                                           **{name: _plain(values[i])
+                                              for name, values in per_box.items()})),
                         found_at_mm=at)
-                for box, p, (ink, deep), turned, high, second, at, sure, match, median, lit, unseen,
-                washed, white, line, light in zip(sheet.boxes, crossed_p, ink_mm2, turned_p,
-                                                  highest_p, second_p, found, unanimous,
-                                                  located.match, median_p, lit_p,
-                                                  located.unseen, washed_out, overexposed,
-                                                  struck, light_doubted)]
+                for i, (box, at) in enumerate(zip(sheet.boxes, found))]
     verdicts = _doubt_dark_lit_crosses(verdicts, inputs, classifier)
     return {v.box_id: v for v in _settle_by_own_marks(verdicts, inputs, ink_mm2[:, 0],
                                                       classifier)}
@@ -616,47 +611,67 @@ def ink_colours(inputs: np.ndarray) -> np.ndarray:
     return ((1.0 - photo) * ink[:, None]).sum(axis=(2, 3)) / count
 
 
-def decide(box_id: str, crossed_p: float, ink_mm2: float, deep_ink_mm2: float, *,
-           faint_marks: bool = False, turned_p: float = 0.0,
-           highest_p: float | None = None, second_place_p: float | None = None,
-           unanimous: bool = False, print_match: float = 1.0,
-           median_p: float | None = None, kind: str = "number",
-           lit_p: float | None = None, light_fills: bool = False,
-           seen: bool = True, washed_out: bool = False,
-           overexposed: bool = False, struck: bool = False,
-           light_doubted: bool = False) -> BoxVerdict:
-    """One box's verdict from the network's probability and the ink (mm^2,
-    darker than the print by box_inputs.INK_DARKNESS) and deep ink (by
-    box_inputs.DEEP_INK_DARKNESS) the box holds. ``faint_marks``: some cross
-    on this sheet is very faint (see FAINT_MARK_MM2), so an empty verdict
-    needs FAINT_EMPTY_P from ``highest_p``, the most doubtful deciding
-    network's probability (default ``crossed_p``). ``turned_p``: the
-    deciding networks' probability for the box turned half round (see
-    TURN_CHECK_INK_MM2). ``second_place_p``: the probability where the box's
-    neighbours put it, for a box found away from them (see
-    box_inputs.SECOND_PLACE_MM). ``unanimous``: the networks are sure of a
-    cross (see UNANIMOUS_P). ``print_match``: how well the box's print
-    matched the blank sheet's where it was found (see HIDDEN_PRINT_MATCH and
-    box_inputs.SECOND_PLACE_MM); ``kind``: the box's (a penalty box's bare
-    outline matches weakly in any photo). ``median_p``: the deciding
-    networks' own median, the side a toss-up (``crossed_p`` 0.5: two
-    networks sure of opposite verdicts) leans to, for the rules to settle
-    (see :mod:`qwixx_scan.settle`). ``lit_p``: the probability with the box
-    lit from around it (see LIT_FROM_AROUND and LIT_CROSSED);
-    ``light_fills``: the player shades boxes in lightly (see
-    LIGHT_FILL_LIT_P). ``seen``: False for a box found past the image's edge
-    (see box_inputs.MIN_SEEN_SHARE), which nothing else tells about.
-    ``washed_out``: the light washes the box out (see WASHED_OUT);
-    ``overexposed``: the photo is white to the brim there (see CLIPPED_SHARE).
-    ``struck``: the box's mark is a line through a skipped number (see
-    :mod:`qwixx_scan.skip_lines`): read empty, or doubted while the networks
-    lean empty, it is empty, whatever the sheet's faint crosses or the
-    photo's light. ``light_doubted``: read crossed, it holds far less ink
-    than the player's crosses and a mirrored view doubts it (see
-    LIGHT_CROSS_SHARE)."""
-    if not seen:
+@dataclass(frozen=True)
+class BoxEvidence:
+    """What the reader found out about one box, for :func:`decide`."""
+
+    box_id: str
+    #: The deciding networks' probability that the box is crossed.
+    crossed_p: float
+    #: Ink the box holds, mm^2 darker than the print by
+    #: box_inputs.INK_DARKNESS, and deep ink, by box_inputs.DEEP_INK_DARKNESS.
+    ink_mm2: float
+    deep_ink_mm2: float
+    #: The box's kind (a penalty box's bare outline matches weakly in any photo).
+    kind: str = "number"
+    #: Some cross on this sheet is very faint (see FAINT_MARK_MM2), so an
+    #: empty verdict needs FAINT_EMPTY_P from ``highest_p``, the most doubtful
+    #: deciding network's probability (None: ``crossed_p``).
+    faint_marks: bool = False
+    highest_p: float | None = None
+    #: The deciding networks' probability for the box turned half round (see
+    #: TURN_CHECK_INK_MM2).
+    turned_p: float = 0.0
+    #: For a box found away from its neighbours, the probability where they
+    #: put it (see box_inputs.SECOND_PLACE_MM).
+    second_place_p: float | None = None
+    #: How well the box's print matched the blank sheet's where it was found
+    #: (see HIDDEN_PRINT_MATCH and box_inputs.SECOND_PLACE_MM).
+    print_match: float = 1.0
+    #: The networks are sure of a cross (see UNANIMOUS_P).
+    unanimous: bool = False
+    #: The deciding networks' own median: the side a toss-up (``crossed_p``
+    #: 0.5, two networks sure of opposite verdicts) leans to, for the rules to
+    #: settle (see :mod:`qwixx_scan.settle`).
+    median_p: float | None = None
+    #: The probability with the box lit from around it (see LIT_FROM_AROUND
+    #: and LIT_CROSSED); ``light_fills``: the player shades boxes in lightly
+    #: (see LIGHT_FILL_LIT_P).
+    lit_p: float | None = None
+    light_fills: bool = False
+    #: False for a box found past the image's edge (see
+    #: box_inputs.MIN_SEEN_SHARE), which nothing else tells about.
+    seen: bool = True
+    #: The light washes the box out (see WASHED_OUT).
+    washed_out: bool = False
+    #: The photo is white to the brim there (see CLIPPED_SHARE).
+    overexposed: bool = False
+    #: The box's mark is a line through a skipped number (see
+    #: :mod:`qwixx_scan.skip_lines`): read empty, or doubted while the
+    #: networks lean empty, it is empty, whatever the sheet's faint crosses
+    #: or the photo's light.
+    struck: bool = False
+    #: Read crossed, it holds far less ink than the player's crosses and a
+    #: mirrored view doubts it (see LIGHT_CROSS_SHARE).
+    light_doubted: bool = False
+
+
+def decide(e: BoxEvidence) -> BoxVerdict:
+    """One box's verdict from what the reader found out about it."""
+    box_id, crossed_p, second_place_p = e.box_id, e.crossed_p, e.second_place_p
+    if not e.seen:
         return BoxVerdict(box_id, "uncertain", 0.0, UNSEEN)
-    if second_place_p is not None and print_match < HIDDEN_PRINT_MATCH \
+    if second_place_p is not None and e.print_match < HIDDEN_PRINT_MATCH \
             and second_place_p >= CROSSED_P:
         # Its print was hardly seen where the box was found (ink over it),
         # so that place says little; a cross where its neighbours put it
@@ -666,45 +681,45 @@ def decide(box_id: str, crossed_p: float, ink_mm2: float, deep_ink_mm2: float, *
         return BoxVerdict(box_id, "uncertain", 0.3, "the box's print was found away from where "
                           "its neighbours put it, and the two places read differently")
     if crossed_p >= CROSSED_P:
-        if ink_mm2 < CROSSED_MIN_INK_MM2 and not unanimous:
+        if e.ink_mm2 < CROSSED_MIN_INK_MM2 and not e.unanimous:
             return BoxVerdict(box_id, "uncertain", 0.3, "read crossed but holds hardly any ink",
                               lean="crossed")
-        if light_doubted:
+        if e.light_doubted:
             return BoxVerdict(box_id, "uncertain", 0.3, LIGHT_CROSS, lean="crossed")
         return BoxVerdict(box_id, "crossed", round(crossed_p, 3), "")
     if crossed_p <= EMPTY_P:
-        if deep_ink_mm2 > EMPTY_MAX_DEEP_INK_MM2:
+        if e.deep_ink_mm2 > EMPTY_MAX_DEEP_INK_MM2:
             return BoxVerdict(box_id, "uncertain", 0.3, "read empty but holds much ink",
                               lean="empty")
-        if lit_p is not None and lit_p >= CROSSED_P and ink_mm2 >= TURN_CHECK_INK_MM2:
+        if e.lit_p is not None and e.lit_p >= CROSSED_P and e.ink_mm2 >= TURN_CHECK_INK_MM2:
             return BoxVerdict(box_id, "uncertain", 0.3, LIT_CROSSED)
-        if light_fills and lit_p is not None and lit_p >= LIGHT_FILL_LIT_P:
+        if e.light_fills and e.lit_p is not None and e.lit_p >= LIGHT_FILL_LIT_P:
             return BoxVerdict(box_id, "uncertain", 0.3, LIT_LEANS)
-        if turned_p >= TURNED_CROSSED_P:
+        if e.turned_p >= TURNED_CROSSED_P:
             return BoxVerdict(box_id, "uncertain", 0.3, "read empty, but read crossed when "
                               "turned round")
-        if print_match < HIDDEN_PRINT_MATCH and kind != "penalty":
+        if e.print_match < HIDDEN_PRINT_MATCH and e.kind != "penalty":
             return BoxVerdict(box_id, "uncertain", 0.3, HIDDEN_PRINT)
-        if washed_out:
+        if e.washed_out:
             return BoxVerdict(box_id, "uncertain", 0.3, WASHED_OUT_NOTE, lean="empty")
-        if struck:
+        if e.struck:
             return BoxVerdict(box_id, "empty", round(1.0 - crossed_p, 3), STRUCK_THROUGH)
-        if overexposed:
+        if e.overexposed:
             return BoxVerdict(box_id, "uncertain", 0.3, OVEREXPOSED_NOTE, lean="empty")
-        if faint_marks and max(crossed_p, highest_p or 0.0) > FAINT_EMPTY_P:
+        if e.faint_marks and max(crossed_p, e.highest_p or 0.0) > FAINT_EMPTY_P:
             return BoxVerdict(box_id, "uncertain", 0.3, "read empty, but this player's crosses "
                               "can be very faint", lean="empty")
         return BoxVerdict(box_id, "empty", round(1.0 - crossed_p, 3), "")
-    if lit_p is not None and _crossed_once_lit(lit_p, ink_mm2):
-        return BoxVerdict(box_id, "crossed", round(lit_p, 3), LIT_FROM_AROUND)
+    if e.lit_p is not None and _crossed_once_lit(e.lit_p, e.ink_mm2):
+        return BoxVerdict(box_id, "crossed", round(e.lit_p, 3), LIT_FROM_AROUND)
     # A toss-up (two networks sure of opposite verdicts) leans where the
     # deciding networks' median points, so that the rules may settle it: an
     # empty lock box that network ``a`` alone took for a cross, with its last
     # number empty, or a chain box whose partner is crossed. Over 1,000
     # independent photos, 1,650 photogen photos and 120 table photos this
     # made 9, 8 and 1 more sheets exact, and settled no box wrongly.
-    toward = median_p if crossed_p == 0.5 and median_p is not None else crossed_p
-    if struck and toward < 0.5:
+    toward = e.median_p if crossed_p == 0.5 and e.median_p is not None else crossed_p
+    if e.struck and toward < 0.5:
         return BoxVerdict(box_id, "empty", round(1.0 - toward, 3) * 0.5, STRUCK_THROUGH)
     lean = "crossed" if toward > 0.5 else "empty" if toward < 0.5 else ""
     return BoxVerdict(box_id, "uncertain", round(max(crossed_p, 1.0 - crossed_p), 3) * 0.5,
@@ -715,6 +730,18 @@ def _crossed_once_lit(lit_p, ink_mm2):
     """Whether a box the networks are unsure of is crossed, read lit from
     around it (see LIT_FROM_AROUND); per box where given arrays."""
     return (lit_p >= CROSSED_P) & (ink_mm2 >= CROSSED_MIN_INK_MM2)
+
+
+def _measured(values: np.ndarray) -> list[float | None]:
+    """Values measured for some boxes only (NaN elsewhere), None where not."""
+    return [None if np.isnan(v) else float(v) for v in values]
+
+
+def _plain(value):
+    """A numpy scalar as Python's own (a bool or a float); None stays None."""
+    if value is None or isinstance(value, float):
+        return value
+    return bool(value) if isinstance(value, np.bool_) else float(value)
 
 
 def _band(p: float) -> str:

@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 from qwixx_print.layout import Sheet
 from qwixx_scan.blank import render_blank
+from qwixx_scan.read import BoxEvidence, BoxVerdict, decide
 
 SHEET_PPM = 12.0  # px per mm of the flat sheet image the photos are made from
 
@@ -112,3 +113,9 @@ def independent_photo_sheet(tmp_path, seed: int, index: int, hard_share: float =
     (sheet,) = result.sheets
     (expected,) = truth["sheets"]
     return sheet, expected
+
+
+def verdict_of(*evidence, **more) -> BoxVerdict:
+    """:func:`qwixx_scan.read.decide`'s verdict on one box, whose evidence is
+    given as :class:`qwixx_scan.read.BoxEvidence`'s fields."""
+    return decide(BoxEvidence(*evidence, **more))

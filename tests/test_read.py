@@ -13,12 +13,13 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
+from scan_support import verdict_of
 
 from photogen.play import SheetTruth
 from photogen.strokes import MARK_KINDS, PENS, draw_sheet_marks_detailed, random_style
 from qwixx_print.layout import load_layout
 from qwixx_scan.blank import render_blank
-from qwixx_scan.read import (CROSSED_P, EMPTY_P, LIT_CROSSED, LIT_FROM_AROUND, BoxVerdict, decide,
+from qwixx_scan.read import (CROSSED_P, EMPTY_P, LIT_CROSSED, LIT_FROM_AROUND, BoxVerdict,
                              read_marks)
 
 PX = 8.0
@@ -141,43 +142,43 @@ def test_printed_sheet_alone_is_never_ink(treden, classic):
 
 
 def test_a_doubtful_probability_or_a_disagreeing_ink_amount_is_uncertain():
-    assert decide("red-2", 0.5, 6.0, 2.0).state == "uncertain"
-    assert decide("red-2", (CROSSED_P + 1) / 2, 8.0, 3.0).state == "crossed"
-    assert decide("red-2", EMPTY_P / 2, 0.3, 0.0).state == "empty"
+    assert verdict_of("red-2", 0.5, 6.0, 2.0).state == "uncertain"
+    assert verdict_of("red-2", (CROSSED_P + 1) / 2, 8.0, 3.0).state == "crossed"
+    assert verdict_of("red-2", EMPTY_P / 2, 0.3, 0.0).state == "empty"
     # The network is sure, the paper disagrees: something it has not seen.
-    assert decide("red-2", 0.999, 0.0, 0.0).state == "uncertain"
+    assert verdict_of("red-2", 0.999, 0.0, 0.0).state == "uncertain"
     # ... unless every network is sure of a cross: then the ink count failed
     # (pale pencil over the print is not darker than the print).
-    assert decide("red-2", 0.999, 0.0, 0.0, unanimous=True).state == "crossed"
-    assert decide("red-2", 0.5, 0.0, 0.0, unanimous=True).state == "uncertain"
-    assert decide("red-2", 0.001, 40.0, 35.0).state == "uncertain"
+    assert verdict_of("red-2", 0.999, 0.0, 0.0, unanimous=True).state == "crossed"
+    assert verdict_of("red-2", 0.5, 0.0, 0.0, unanimous=True).state == "uncertain"
+    assert verdict_of("red-2", 0.001, 40.0, 35.0).state == "uncertain"
     # Much shade but little deep ink: a shadow, and the network is believed.
-    assert decide("red-2", 0.001, 45.0, 5.0).state == "empty"
+    assert verdict_of("red-2", 0.001, 45.0, 5.0).state == "empty"
     # On a sheet whose player's crosses can be very faint, "empty" needs more.
-    assert decide("red-2", 0.03, 0.3, 0.0).state == "empty"
-    assert decide("red-2", 0.03, 0.3, 0.0, faint_marks=True).state == "uncertain"
-    assert decide("red-2", 0.001, 0.0, 0.0, faint_marks=True).state == "empty"
+    assert verdict_of("red-2", 0.03, 0.3, 0.0).state == "empty"
+    assert verdict_of("red-2", 0.03, 0.3, 0.0, faint_marks=True).state == "uncertain"
+    assert verdict_of("red-2", 0.001, 0.0, 0.0, faint_marks=True).state == "empty"
     # ... and no deciding network may doubt it, whatever their middle says.
-    assert decide("red-2", 0.004, 0.5, 0.0, faint_marks=True, highest_p=0.009).state \
+    assert verdict_of("red-2", 0.004, 0.5, 0.0, faint_marks=True, highest_p=0.009).state \
         == "uncertain"
-    assert decide("red-2", 0.004, 0.5, 0.0, faint_marks=True, highest_p=0.005).state == "empty"
-    assert decide("red-2", 0.004, 0.5, 0.0, highest_p=0.009).state == "empty"
+    assert verdict_of("red-2", 0.004, 0.5, 0.0, faint_marks=True, highest_p=0.005).state == "empty"
+    assert verdict_of("red-2", 0.004, 0.5, 0.0, highest_p=0.009).state == "empty"
     # Read empty, but crossed once turned half round: the network is not sure.
-    assert decide("red-2", 0.001, 5.0, 0.3, turned_p=0.99).state == "uncertain"
-    assert decide("red-2", 0.001, 5.0, 0.3, turned_p=0.01).state == "empty"
+    assert verdict_of("red-2", 0.001, 5.0, 0.3, turned_p=0.99).state == "uncertain"
+    assert verdict_of("red-2", 0.001, 5.0, 0.3, turned_p=0.01).state == "empty"
     # Found away from its neighbours: the place they point to must read the same.
-    assert decide("red-2", 0.001, 5.0, 0.3, second_place_p=0.99).state == "uncertain"
-    assert decide("red-2", 0.999, 8.0, 3.0, second_place_p=0.5).state == "uncertain"
-    assert decide("red-2", 0.999, 8.0, 3.0, second_place_p=0.95).state == "crossed"
-    assert decide("red-2", 0.001, 0.3, 0.0, second_place_p=0.02).state == "empty"
+    assert verdict_of("red-2", 0.001, 5.0, 0.3, second_place_p=0.99).state == "uncertain"
+    assert verdict_of("red-2", 0.999, 8.0, 3.0, second_place_p=0.5).state == "uncertain"
+    assert verdict_of("red-2", 0.999, 8.0, 3.0, second_place_p=0.95).state == "crossed"
+    assert verdict_of("red-2", 0.001, 0.3, 0.0, second_place_p=0.02).state == "empty"
     # The state the evidence points to is kept for the rules (qwixx_scan.settle).
-    assert decide("red-2", 0.999, 0.0, 0.0).lean == "crossed"
-    assert decide("red-2", 0.3, 2.0, 0.0).lean == "empty"
+    assert verdict_of("red-2", 0.999, 0.0, 0.0).lean == "crossed"
+    assert verdict_of("red-2", 0.3, 2.0, 0.0).lean == "empty"
     # A toss-up (two networks sure of opposite verdicts) leans where the
     # deciding networks' median points.
-    assert decide("red-2", 0.5, 3.0, 0.0, median_p=0.05).lean == "empty"
-    assert decide("red-2", 0.5, 3.0, 0.0, median_p=0.95).lean == "crossed"
-    assert decide("red-2", 0.5, 3.0, 0.0).lean == ""
+    assert verdict_of("red-2", 0.5, 3.0, 0.0, median_p=0.05).lean == "empty"
+    assert verdict_of("red-2", 0.5, 3.0, 0.0, median_p=0.95).lean == "crossed"
+    assert verdict_of("red-2", 0.5, 3.0, 0.0).lean == ""
 
 
 def test_a_hard_shadow_across_empty_boxes_is_not_ink(classic):
@@ -549,51 +550,51 @@ def test_an_empty_box_whose_print_is_not_seen_is_not_read_empty(classic):
 
 
 def test_an_empty_box_is_doubtful_only_where_its_print_matched_poorly():
-    assert decide("red-2", 0.001, 0.0, 0.0, print_match=0.2).state == "uncertain"
-    assert decide("red-2", 0.001, 0.0, 0.0, print_match=0.6).state == "empty"
+    assert verdict_of("red-2", 0.001, 0.0, 0.0, print_match=0.2).state == "uncertain"
+    assert verdict_of("red-2", 0.001, 0.0, 0.0, print_match=0.6).state == "empty"
     # a penalty box's bare outline matches weakly in any photo
-    assert decide("penalty-1", 0.001, 0.0, 0.0, print_match=0.2, kind="penalty").state \
+    assert verdict_of("penalty-1", 0.001, 0.0, 0.0, print_match=0.2, kind="penalty").state \
         == "empty"
     # a cross covers its print: a poor match is what a cross looks like
-    assert decide("red-2", 0.999, 8.0, 3.0, print_match=0.1).state == "crossed"
+    assert verdict_of("red-2", 0.999, 8.0, 3.0, print_match=0.1).state == "crossed"
 
 
 def test_a_box_whose_print_was_not_seen_where_found_is_read_where_its_neighbours_put_it():
     # A solid fill hides the print: the match then finds the box elsewhere,
     # where the window shows half a cross. Where the neighbours put it, a
     # cross is a cross.
-    assert decide("red-2", 0.65, 30.0, 20.0, second_place_p=0.96, print_match=0.14).state \
+    assert verdict_of("red-2", 0.65, 30.0, 20.0, second_place_p=0.96, print_match=0.14).state \
         == "crossed"
-    assert decide("penalty-2", 0.34, 25.0, 15.0, second_place_p=1.0, print_match=0.03,
+    assert verdict_of("penalty-2", 0.34, 25.0, 15.0, second_place_p=1.0, print_match=0.03,
                   kind="penalty").state == "crossed"
     # ... not where the print was seen well at the box's own place,
-    assert decide("red-2", 0.65, 30.0, 20.0, second_place_p=0.96, print_match=0.6).state \
+    assert verdict_of("red-2", 0.65, 30.0, 20.0, second_place_p=0.96, print_match=0.6).state \
         == "uncertain"
     # nor where the neighbours' place is not sure of a cross either
-    assert decide("red-2", 0.95, 30.0, 20.0, second_place_p=0.5, print_match=0.1).state \
+    assert verdict_of("red-2", 0.95, 30.0, 20.0, second_place_p=0.5, print_match=0.1).state \
         == "uncertain"
-    assert decide("red-2", 0.95, 30.0, 20.0, second_place_p=0.02, print_match=0.1).state \
+    assert verdict_of("red-2", 0.95, 30.0, 20.0, second_place_p=0.02, print_match=0.1).state \
         == "uncertain"
 
 
 def test_a_box_read_crossed_when_lit_from_around_it_is_crossed():
     # A light fill is evened out as shade; lit from the paper around it, the
     # networks agree on a cross: that stands.
-    verdict = decide("red-2", 0.5, 12.0, 0.5, median_p=0.95, lit_p=0.97)
+    verdict = verdict_of("red-2", 0.5, 12.0, 0.5, median_p=0.95, lit_p=0.97)
     assert verdict.state == "crossed" and verdict.note == LIT_FROM_AROUND
     # ... only where they are sure of it then,
-    assert decide("red-2", 0.5, 12.0, 0.5, median_p=0.95, lit_p=0.6).state == "uncertain"
+    assert verdict_of("red-2", 0.5, 12.0, 0.5, median_p=0.95, lit_p=0.6).state == "uncertain"
     # and only with ink in the box,
-    assert decide("red-2", 0.5, 0.0, 0.0, lit_p=0.97).state == "uncertain"
+    assert verdict_of("red-2", 0.5, 0.0, 0.0, lit_p=0.97).state == "uncertain"
     # never against a sure verdict of the box as first read,
-    assert decide("red-2", 0.001, 0.3, 0.0, lit_p=0.97).state == "empty"
-    assert decide("red-2", 0.999, 8.0, 3.0, second_place_p=0.02, lit_p=0.97).state \
+    assert verdict_of("red-2", 0.001, 0.3, 0.0, lit_p=0.97).state == "empty"
+    assert verdict_of("red-2", 0.999, 8.0, 3.0, second_place_p=0.02, lit_p=0.97).state \
         == "uncertain"
     # but a box read empty that holds some ink and reads crossed lit so (a
     # fill so even that the evening out took all of it for shade) is doubtful.
-    verdict = decide("blue-12", 0.02, 1.5, 0.0, lit_p=0.99)
+    verdict = verdict_of("blue-12", 0.02, 1.5, 0.0, lit_p=0.99)
     assert verdict.state == "uncertain" and verdict.note == LIT_CROSSED
-    assert decide("blue-12", 0.02, 1.5, 0.0, lit_p=0.6).state == "empty"
+    assert verdict_of("blue-12", 0.02, 1.5, 0.0, lit_p=0.6).state == "empty"
 
 
 def test_a_sheet_squeezed_unevenly_is_read_at_each_boxs_own_scale(treden):
@@ -760,9 +761,9 @@ def test_a_sheet_with_many_boxes_scribbled_over_is_read_not_doubted_whole(classi
 
 
 def test_a_box_not_seen_is_doubtful_whatever_the_networks_say():
-    from qwixx_scan.read import UNSEEN, decide
+    from qwixx_scan.read import UNSEEN
 
     for p in (0.001, 0.999):
-        verdict = decide("red-lock", p, 0.0 if p < 0.5 else 6.0, 0.0, seen=False)
+        verdict = verdict_of("red-lock", p, 0.0 if p < 0.5 else 6.0, 0.0, seen=False)
         assert (verdict.state, verdict.note) == ("uncertain", UNSEEN)
-    assert decide("red-lock", 0.001, 0.0, 0.0).state == "empty"
+    assert verdict_of("red-lock", 0.001, 0.0, 0.0).state == "empty"

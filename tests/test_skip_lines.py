@@ -6,10 +6,10 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from scan_support import independent_photo_sheet
+from scan_support import independent_photo_sheet, verdict_of
 
 from qwixx_scan.box_model import INPUT_CHANNELS, INPUT_PX
-from qwixx_scan.read import EMPTY_MAX_DEEP_INK_MM2, FAINT_EMPTY_P, STRUCK_THROUGH, decide
+from qwixx_scan.read import EMPTY_MAX_DEEP_INK_MM2, FAINT_EMPTY_P, STRUCK_THROUGH
 from qwixx_scan.skip_lines import struck_through
 
 PENCIL = 0.55  # the photo's grey where a pencil stroke lies (paper 1)
@@ -58,15 +58,15 @@ def test_a_thin_flat_line_through_the_number_is_a_skip_line():
 
 def test_a_box_struck_through_is_empty_unless_the_networks_lean_crossed():
     def verdict(p, **kw):
-        return decide("red-5", p, 0.5, 0.0, struck=True, **kw)
+        return verdict_of("red-5", p, 0.5, 0.0, struck=True, **kw)
 
     # read empty on a sheet with very faint crosses: not doubted for that
     faint = dict(faint_marks=True, highest_p=FAINT_EMPTY_P * 4)
-    assert decide("red-5", 0.004, 0.5, 0.0, **faint).state == "uncertain"
+    assert verdict_of("red-5", 0.004, 0.5, 0.0, **faint).state == "uncertain"
     assert (verdict(0.004, **faint).state, verdict(0.004, **faint).note) == \
         ("empty", STRUCK_THROUGH)
     # nor in a photo white to the brim
-    assert decide("red-5", 0.004, 0.5, 0.0, overexposed=True).state == "uncertain"
+    assert verdict_of("red-5", 0.004, 0.5, 0.0, overexposed=True).state == "uncertain"
     assert verdict(0.004, overexposed=True).state == "empty"
     # unsure, leaning empty: empty; leaning crossed or read crossed: as before
     assert verdict(0.2).state == "empty"
@@ -75,7 +75,7 @@ def test_a_box_struck_through_is_empty_unless_the_networks_lean_crossed():
     assert verdict(0.5, median_p=0.8).state == "uncertain"
     assert verdict(0.99, unanimous=True).state == "crossed"
     # other doubts about a box read empty stand: much ink, turned round, ...
-    assert decide("red-5", 0.004, 30.0, EMPTY_MAX_DEEP_INK_MM2 + 1, struck=True).state \
+    assert verdict_of("red-5", 0.004, 30.0, EMPTY_MAX_DEEP_INK_MM2 + 1, struck=True).state \
         == "uncertain"
     assert verdict(0.004, turned_p=0.9).state == "uncertain"
 
