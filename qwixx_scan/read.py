@@ -397,26 +397,25 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
     if len(inkless):
         unanimous[inkless] = sure_of_a_cross(classifier.each_probability(inputs[inkless]))
     light_doubted = _light_crosses_doubted(inputs, crossed_p, ink_mm2[:, 0], classifier)
-    # Lines through skipped numbers, looked for only where they matter: boxes
-    # read empty that the faint crosses or the light would doubt, and boxes
-    # the networks are unsure of (see decide).
-    struck = np.zeros(len(crossed_p), bool)
-    look = np.flatnonzero(((crossed_p > EMPTY_P) & (crossed_p < CROSSED_P))
-                          | ((crossed_p <= EMPTY_P) & (overexposed | (
-                              faint & (np.maximum(crossed_p, highest_p) > FAINT_EMPTY_P)))))
-    if len(look):
-        struck[look] = struck_through(inputs[look])
     per_box = dict(crossed_p=crossed_p, ink_mm2=ink_mm2[:, 0], deep_ink_mm2=ink_mm2[:, 1],
                    highest_p=highest_p, turned_p=turned_p, second_place_p=_measured(second_p),
                    print_match=located.match, unanimous=unanimous, median_p=median_p,
                    lit_p=_measured(lit_p), seen=~located.unseen, washed_out=washed_out,
-                   overexposed=overexposed, struck=struck, light_doubted=light_doubted)
-    verdicts = [replace(decide(BoxEvidence(box.id, kind=box.kind, faint_marks=faint,
-                                           light_fills=light_fills,
-                                           **{name: _plain(values[i])
-                                              for name, values in per_box.items()})),
-                        found_at_mm=at)
-                for i, (box, at) in enumerate(zip(sheet.boxes, found))]
+                   overexposed=overexposed, light_doubted=light_doubted)
+    evidence = [BoxEvidence(box.id, kind=box.kind, faint_marks=faint, light_fills=light_fills,
+                            **{name: _plain(values[i]) for name, values in per_box.items()})
+                for i, box in enumerate(sheet.boxes)]
+    verdicts = [decide(e) for e in evidence]
+    # A line through a skipped number is looked for only where it would change
+    # the verdict (a doubt the faint crosses or the light raised, a doubtful
+    # mark leaning empty): looking at every box cost 1.5 ms a sheet.
+    struck_ones = [replace(e, struck=True) for e in evidence]
+    look = [i for i, (e, v) in enumerate(zip(struck_ones, verdicts)) if decide(e).state != v.state]
+    if look:
+        for i, line in zip(look, struck_through(inputs[look])):
+            if line:
+                verdicts[i] = decide(struck_ones[i])
+    verdicts = [replace(v, found_at_mm=at) for v, at in zip(verdicts, found)]
     verdicts = _doubt_dark_lit_crosses(verdicts, inputs, classifier)
     return {v.box_id: v for v in _settle_by_own_marks(verdicts, inputs, ink_mm2[:, 0],
                                                       classifier)}
