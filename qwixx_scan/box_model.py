@@ -237,13 +237,18 @@ class BoxClassifier:
     def least_mirrored_decider_probability(self, inputs: np.ndarray) -> np.ndarray:
         """The lowest P(crossed) any deciding network gives each box in any of
         its views (as it is and mirrored, see MIRRORED_VIEWS)."""
+        return self.decider_views(inputs).min(axis=(0, 1))
+
+    def decider_views(self, inputs: np.ndarray) -> np.ndarray:
+        """P(crossed) by each deciding network (DECIDERS order) in each view of
+        each box (MIRRORED_VIEWS order, the box as it is first): deciders x
+        views x boxes."""
         if len(inputs) == 0:
-            return np.zeros(0, np.float32)
+            return np.zeros((len(DECIDERS), len(MIRRORED_VIEWS), 0), np.float32)
         blob = np.ascontiguousarray(inputs, np.float32)
         views = np.ascontiguousarray(np.concatenate(
             [blob[:, :, ::rows, ::cols] for rows, cols in MIRRORED_VIEWS]), np.float32)
-        p = self._every(views)[_DECIDER_ROWS].reshape(len(DECIDERS), len(MIRRORED_VIEWS), -1)
-        return p.min(axis=(0, 1))
+        return self._every(views)[_DECIDER_ROWS].reshape(len(DECIDERS), len(MIRRORED_VIEWS), -1)
 
     def each_probability(self, inputs: np.ndarray) -> np.ndarray:
         """Every network's P(crossed) for every box (networks x boxes, in

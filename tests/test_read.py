@@ -163,6 +163,12 @@ def test_a_doubtful_probability_or_a_disagreeing_ink_amount_is_uncertain():
         == "uncertain"
     assert verdict_of("red-2", 0.004, 0.5, 0.0, faint_marks=True, highest_p=0.005).state == "empty"
     assert verdict_of("red-2", 0.004, 0.5, 0.0, highest_p=0.009).state == "empty"
+    # ... nor in any of its mirrored views.
+    faint = dict(faint_marks=True, highest_p=0.004)
+    assert verdict_of("red-2", 0.002, 0.5, 0.0, highest_view_p=0.16, **faint).state \
+        == "uncertain"
+    assert verdict_of("red-2", 0.002, 0.5, 0.0, highest_view_p=0.05, **faint).state == "empty"
+    assert verdict_of("red-2", 0.002, 0.5, 0.0, highest_view_p=0.16).state == "empty"
     # Read empty, but crossed once turned half round: the network is not sure.
     assert verdict_of("red-2", 0.001, 5.0, 0.3, turned_p=0.99).state == "uncertain"
     assert verdict_of("red-2", 0.001, 5.0, 0.3, turned_p=0.01).state == "empty"

@@ -433,6 +433,20 @@ def test_a_neighbours_overshooting_stroke_all_networks_read_as_a_cross_is_doubtf
     assert {b for b, v in sheet.verdicts.items() if v.state == "crossed"} <= set(expected["marked"])
 
 
+def test_a_tiny_check_on_a_faint_sheet_missed_as_it_is_is_doubted_from_its_mirrored_views(
+        tmp_path):
+    # A hard independent photo (seed 27, photo 8: tilted 39 degrees, noisy,
+    # sharpened): thin red checks a third of a box wide, some of them faint.
+    # The one on red 6 hugs its printed 6 (0.45 mm^2 of ink); every deciding
+    # network read it empty as it is (at most 0.004), so the sheet came out
+    # ok with a wrong score. Mirrored, two of them see a mark (0.115, 0.16).
+    sheet, expected = independent_photo_sheet(tmp_path, 27, 8, 1.0)
+    assert "red-6" in expected["marked"]
+    assert (sheet.verdicts["red-6"].state, sheet.verdicts["red-6"].lean) == ("uncertain", "empty")
+    assert sheet.status == "review"
+    assert {b for b, v in sheet.verdicts.items() if v.state == "crossed"} <= set(expected["marked"])
+
+
 def test_a_shadow_read_crossed_once_lit_from_around_is_doubtful(tmp_path):
     # An independent table photo (benchmarks/foreign_photos.py --table, seed
     # 22, photo 39: dark, noise 11, a shadow band, four Kettingen sheets in
