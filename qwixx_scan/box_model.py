@@ -62,6 +62,17 @@ LEAN = 0.4
 #: the 160 table photos or photogen's 1,650 had it so; one of the 9,360 of
 #: the unseen-marks benchmark, next to a thin X, did).
 PENCIL_LEAN = 0.5
+#: Where the networks asked first all read a box empty, ``d`` is not asked
+#: (see AGREED) unless the box holds some ink (read.TURN_CHECK_INK_MM2):
+#: then it is, and where it gives PENCIL_LEAN or more, every network is
+#: asked as for a box they are unsure of. A classic sheet shaded in with
+#: light pencil hatching (independent seed 41, photo 146) had a box with
+#: 4.6 mm^2 of ink that ``e``, ``b`` and ``c`` read empty (0.01-0.05) and
+#: ``d`` crossed (0.67): the sheet came out ``ok`` with a wrong score.
+#: Over the 10,688 sheets of every benchmark set: that box doubted, 6 more
+#: boxes doubtful, 2 sheets fewer exact, no wrong box more; unseen marks
+#: unchanged; no slower (independent seed 29: 50.9-51.3 ms a photo against
+#: 50.2-53.4).
 #: A box the networks are still unsure of (between the reader's thresholds,
 #: or a toss-up) is looked at once more, as it is and mirrored left-right,
 #: top-bottom and both (print and marks together: the networks learned
@@ -170,17 +181,26 @@ class BoxClassifier:
         mirrored views too (see MIRRORED_VIEWS)."""
         return self.crossed_probability_and_median(inputs)[0]
 
-    def crossed_probability_and_median(self, inputs: np.ndarray
+    def crossed_probability_and_median(self, inputs: np.ndarray,
+                                       inked: np.ndarray | None = None
                                        ) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`crossed_probability` and, per box, the deciding networks'
         median itself (where the first is a toss-up, the side it leans to).
         Boxes the networks are unsure of, and boxes read crossed over one
-        decider's doubt (see SPLIT), are looked at mirrored too."""
+        decider's doubt (see SPLIT), are looked at mirrored too. ``inked``
+        (bool per box): boxes that hold some ink, never read empty on the
+        first networks' word alone (see PENCIL_LEAN)."""
         if len(inputs) == 0:
             return np.zeros(0, np.float32), np.zeros(0, np.float32)
         blob = np.ascontiguousarray(inputs, np.float32)
         p = self._first.probabilities(blob)
         crossed, empty = p.min(axis=0) >= AGREED, p.max(axis=0) <= 1 - AGREED
+        if inked is not None and (empty & inked).any():
+            # d alone may see a light pencil fill that the others read empty
+            # (see PENCIL_LEAN): a box that holds ink is shown to it as well.
+            ask = np.flatnonzero(empty & inked)
+            late = self._late.probabilities(np.ascontiguousarray(blob[ask]))
+            empty[ask[late[_LATE_PENCIL_ROW] >= PENCIL_LEAN]] = False
         # Agreed boxes: the bound of the deciders' median on the side of doubt.
         deciding = p[self._first_deciders]
         out = np.where(crossed, deciding.min(axis=0), deciding.max(axis=0))
@@ -268,6 +288,7 @@ class BoxClassifier:
 
 _DECIDER_ROWS = [MEMBERS.index(m) for m in DECIDERS]
 _PENCIL_ROW = MEMBERS.index("d")
+_LATE_PENCIL_ROW = GROUPS[1].index("d")
 
 
 def combine(p: np.ndarray) -> np.ndarray:

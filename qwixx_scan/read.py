@@ -371,7 +371,8 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
     found = [(round(float(x) / ref.px_per_mm, 2), round(float(y) / ref.px_per_mm, 2))
              for x, y in centres_px]
     classifier = box_classifier()
-    crossed_p, median_p = classifier.crossed_probability_and_median(inputs)
+    crossed_p, median_p = classifier.crossed_probability_and_median(
+        inputs, inked=ink_mm2[:, 0] >= TURN_CHECK_INK_MM2)
     # Boxes found away from their neighbours: also read where they put them.
     second_p = np.full(len(crossed_p), np.nan)
     second_p[located.second_place] = classifier.crossed_probability(located.second_inputs)
