@@ -9,7 +9,9 @@ KIND:
 - ``bright``: 45 % too bright, so that much of the paper is white to the brim;
 - ``tungsten``: an orange cast (blue x0.55, green x0.8, red x1.15);
 - ``motion``: a 9 px motion blur in a random direction;
-- ``smooth``: a phone's noise reduction (an edge-preserving filter).
+- ``smooth``: a phone's noise reduction (an edge-preserving filter);
+- ``dark``: a dim room: 58 % too dark, with the sensor noise that brings
+  (Gaussian, sigma 4 of 255).
 
 Every spoilt copy is saved again as JPEG (quality 90); the truth goes along
 as it is (the pixels do not move). Fixed seeds: the same copies every time.
@@ -24,7 +26,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-KINDS = ("glare", "bright", "tungsten", "motion", "smooth")
+KINDS = ("glare", "bright", "tungsten", "motion", "smooth", "dark")
 
 
 def spoil(image: np.ndarray, kind: str, truth: dict, seed: int) -> np.ndarray:
@@ -55,6 +57,8 @@ def spoil(image: np.ndarray, kind: str, truth: dict, seed: int) -> np.ndarray:
         picture = cv2.filter2D(picture, -1, kernel / kernel.sum())
     elif kind == "smooth":
         picture = cv2.bilateralFilter(image, 15, 80, 10).astype(np.float32)
+    elif kind == "dark":
+        picture = picture * 0.42 + rng.normal(0.0, 4.0, picture.shape).astype(np.float32)
     else:
         raise ValueError(f"unknown spoil {kind!r}; one of {', '.join(KINDS)}")
     return np.clip(picture, 0, 255).astype(np.uint8)
