@@ -61,7 +61,6 @@ LEAN = 0.4
 #: independent photos, read empty with confidence; no empty box of those,
 #: the 160 table photos or photogen's 1,650 had it so; one of the 9,360 of
 #: the unseen-marks benchmark, next to a thin X, did).
-PENCIL_LEAN = 0.5
 #: Where the networks asked first all read a box empty, ``d`` is not asked
 #: (see AGREED) unless the box holds some ink (read.TURN_CHECK_INK_MM2):
 #: then it is, and where it gives PENCIL_LEAN or more, every network is
@@ -73,6 +72,7 @@ PENCIL_LEAN = 0.5
 #: boxes doubtful, 2 sheets fewer exact, no wrong box more; unseen marks
 #: unchanged; no slower (independent seed 29: 50.9-51.3 ms a photo against
 #: 50.2-53.4).
+PENCIL_LEAN = 0.5
 #: A box the networks are still unsure of (between the reader's thresholds,
 #: or a toss-up) is looked at once more, as it is and mirrored left-right,
 #: top-bottom and both (print and marks together: the networks learned
