@@ -126,13 +126,10 @@ DECIDERS = "bcd"
 GROUPS = (FIRST, "".join(m for m in MEMBERS if m not in FIRST))
 
 
-def member_path(member: str) -> Path:
-    """One network as trained (training/train_box_classifier.py)."""
-    return MODELS / f"box_classifier_{member}.onnx"
-
-
-def group_path(members: str) -> Path:
-    """The joined graph of the networks ``members`` (one of GROUPS)."""
+def network_path(members: str) -> Path:
+    """The ONNX file of ``members``: one network as trained (one of MEMBERS,
+    by training/train_box_classifier.py) or several joined into one graph
+    (one of GROUPS, by training/merge_networks.py)."""
     return MODELS / f"box_classifier_{members}.onnx"
 
 
@@ -140,7 +137,7 @@ class BoxClassifier:
     """Wraps the networks, run as the joined graphs of GROUPS on a sheet's
     boxes, BATCH boxes a run."""
 
-    def __init__(self, paths: tuple[Path, ...] = tuple(group_path(g) for g in GROUPS)):
+    def __init__(self, paths: tuple[Path, ...] = tuple(network_path(g) for g in GROUPS)):
         """``paths``: the joined graphs of GROUPS, in that order."""
         for path in paths:
             if not path.exists():

@@ -371,8 +371,8 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
     found = [(round(float(x) / ref.px_per_mm, 2), round(float(y) / ref.px_per_mm, 2))
              for x, y in centres_px]
     classifier = box_classifier()
-    crossed_p, median_p = classifier.crossed_probability_and_median(
-        inputs, inked=ink_mm2[:, 0] >= TURN_CHECK_INK_MM2)
+    inked = ink_mm2[:, 0] >= TURN_CHECK_INK_MM2
+    crossed_p, median_p = classifier.crossed_probability_and_median(inputs, inked=inked)
     # Boxes found away from their neighbours: also read where they put them.
     second_p = np.full(len(crossed_p), np.nan)
     second_p[located.second_place] = classifier.crossed_probability(located.second_inputs)
@@ -383,7 +383,7 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
     # Boxes the networks are unsure of, and boxes read empty that hold some
     # ink: read once more lit from around them (one pass for both).
     unsure = (crossed_p > EMPTY_P) & (crossed_p < CROSSED_P)
-    empty_with_ink = (crossed_p <= EMPTY_P) & (ink_mm2[:, 0] >= TURN_CHECK_INK_MM2)
+    empty_with_ink = (crossed_p <= EMPTY_P) & inked
     lit_p = np.full(len(crossed_p), np.nan)
     relit = np.flatnonzero(unsure | empty_with_ink)
     if len(relit):

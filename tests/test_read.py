@@ -369,13 +369,13 @@ def test_the_joined_graphs_compute_what_each_network_does_alone(treden):
     # joined file left behind by a retrained network would read differently.
     import onnxruntime
 
-    from qwixx_scan.box_model import GROUPS, MEMBERS, box_classifier, member_path
+    from qwixx_scan.box_model import GROUPS, MEMBERS, box_classifier, network_path
 
     inputs, blends = _circled_blends(treden, 48)
     boxes = np.ascontiguousarray(np.concatenate([inputs, blends]), np.float32)
     alone = []
     for member in MEMBERS:
-        session = onnxruntime.InferenceSession(str(member_path(member)),
+        session = onnxruntime.InferenceSession(str(network_path(member)),
                                                providers=["CPUExecutionProvider"])
         (logits,) = session.run(None, {session.get_inputs()[0].name: boxes})
         alone.append(1 / (1 + np.exp(-logits.reshape(-1).astype(np.float64))))

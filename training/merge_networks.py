@@ -24,8 +24,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from qwixx_scan.box_model import (GROUPS, INPUT_CHANNELS, INPUT_PX,  # noqa: E402
-                                  group_path, member_path)
+from qwixx_scan.box_model import GROUPS, INPUT_CHANNELS, INPUT_PX, network_path  # noqa: E402
 
 #: Layers that work on each channel alone: run once on the joined channels.
 _CHANNEL_WISE = ("Relu", "MaxPool")
@@ -41,7 +40,7 @@ def merge(members: str, out: Path) -> None:
     nodes, initializers, branch_outputs = [], [], []
     first_weights, first_biases, shared = [], [], None
     for member in members:
-        graph = onnx.load(str(member_path(member))).graph
+        graph = onnx.load(str(network_path(member))).graph
         chain = list(graph.node)
         if chain[0].op_type != "Conv" or chain[0].input[0] != graph.input[0].name:
             raise ValueError(f"network {member} does not start with a convolution")
@@ -98,7 +97,7 @@ def merge(members: str, out: Path) -> None:
                                        ["n", INPUT_CHANNELS, INPUT_PX, INPUT_PX])],
         [helper.make_tensor_value_info("logits", TensorProto.FLOAT, ["n", len(members)])],
         initializers)
-    source = onnx.load(str(member_path(members[0])))
+    source = onnx.load(str(network_path(members[0])))
     model = helper.make_model(graph, opset_imports=source.opset_import)
     model.ir_version = source.ir_version
     onnx.checker.check_model(model)
@@ -114,7 +113,7 @@ def merge(members: str, out: Path) -> None:
 def merge_all() -> None:
     """Write every group the scanner runs."""
     for members in GROUPS:
-        merge(members, group_path(members))
+        merge(members, network_path(members))
 
 
 if __name__ == "__main__":
