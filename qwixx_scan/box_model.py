@@ -256,16 +256,17 @@ class BoxClassifier:
         its views (as it is and mirrored, see MIRRORED_VIEWS)."""
         return self.decider_views(inputs).min(axis=(0, 1))
 
-    def decider_views(self, inputs: np.ndarray) -> np.ndarray:
+    def decider_views(self, inputs: np.ndarray,
+                      views: tuple[tuple[int, int], ...] = MIRRORED_VIEWS) -> np.ndarray:
         """P(crossed) by each deciding network (DECIDERS order) in each view of
-        each box (MIRRORED_VIEWS order, the box as it is first): deciders x
-        views x boxes."""
+        each box (``views`` order; by default MIRRORED_VIEWS, the box as it
+        is first): deciders x views x boxes."""
         if len(inputs) == 0:
-            return np.zeros((len(DECIDERS), len(MIRRORED_VIEWS), 0), np.float32)
+            return np.zeros((len(DECIDERS), len(views), 0), np.float32)
         blob = np.ascontiguousarray(inputs, np.float32)
-        views = np.ascontiguousarray(np.concatenate(
-            [blob[:, :, ::rows, ::cols] for rows, cols in MIRRORED_VIEWS]), np.float32)
-        return self._every(views)[_DECIDER_ROWS].reshape(len(DECIDERS), len(MIRRORED_VIEWS), -1)
+        seen = np.ascontiguousarray(np.concatenate(
+            [blob[:, :, ::rows, ::cols] for rows, cols in views]), np.float32)
+        return self._every(seen)[_DECIDER_ROWS].reshape(len(DECIDERS), len(views), -1)
 
     def each_probability(self, inputs: np.ndarray) -> np.ndarray:
         """Every network's P(crossed) for every box (networks x boxes, in

@@ -44,7 +44,7 @@ import numpy as np
 from qwixx_print.layout import Sheet
 
 from .box_inputs import LocatedInputs, ReaderReference, located_box_inputs, reader_reference
-from .box_model import MEMBERS, SURE, box_classifier
+from .box_model import MEMBERS, MIRRORED_VIEWS, SURE, box_classifier
 from .locate import ASTRAY_SHEET_MATCH, MAX_ASTRAY
 from .own_marks import INNER, INNER_PX, MIN_CROSSES, darkened_pixels, like_own_crosses
 from .skip_lines import struck_through
@@ -424,8 +424,11 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
         empty = np.flatnonzero(crossed_p <= EMPTY_P)
         highest_p[empty] = np.maximum(crossed_p[empty],
                                       classifier.highest_decider_probability(inputs[empty]))
-        trace = empty[highest_p[empty] > FAINT_TRACE_P]  # mirrored, see FAINT_VIEW_P
-        highest_view_p[trace] = classifier.decider_views(inputs[trace]).max(axis=(0, 1))
+        # Mirrored, see FAINT_VIEW_P (the view as it is was just asked above:
+        # over FAINT_VIEW_P there, highest_p already doubts the box).
+        trace = empty[highest_p[empty] > FAINT_TRACE_P]
+        highest_view_p[trace] = classifier.decider_views(
+            inputs[trace], views=MIRRORED_VIEWS[1:]).max(axis=(0, 1))
     washed_out = _washed_out(sheet, inputs, crossed_p)
     overexposed = _overexposed(rectified, sheet, ref, centres_px, inputs, crossed_p)
     # Boxes read crossed that hold hardly any ink: are the networks sure?
