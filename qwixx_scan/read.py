@@ -502,14 +502,22 @@ def _print_under_ink(located: LocatedInputs, crossed_p: np.ndarray) -> np.ndarra
     return under
 
 
+def _read_crossed(crossed_p: np.ndarray) -> np.ndarray | None:
+    """The boxes the networks read crossed, which show what this player's
+    crosses look like; None where fewer than own_marks.MIN_CROSSES, too few
+    to tell."""
+    crossed = crossed_p >= CROSSED_P
+    return crossed if np.count_nonzero(crossed) >= MIN_CROSSES else None
+
+
 def _light_crosses_doubted(inputs: np.ndarray, crossed_p: np.ndarray, ink_mm2: np.ndarray,
                            classifier) -> np.ndarray:
     """Per box, whether it is read crossed with far less ink than the
     player's crosses and a deciding network doubts it in a mirrored view
     (see LIGHT_CROSS_SHARE)."""
     doubted = np.zeros(len(crossed_p), bool)
-    crossed = crossed_p >= CROSSED_P
-    if np.count_nonzero(crossed) < MIN_CROSSES:
+    crossed = _read_crossed(crossed_p)
+    if crossed is None:
         return doubted
     light = np.flatnonzero(crossed & (ink_mm2 < LIGHT_CROSS_SHARE * np.median(ink_mm2[crossed])))
     if len(light):
@@ -522,8 +530,8 @@ def _narrow_crosses_without_deep_ink(crossed_p: np.ndarray,
                                      deep_ink_mm2: np.ndarray) -> np.ndarray:
     """Per box, whether it is read crossed only narrowly holding almost
     none of the deep ink of a dark pen's crosses (see NARROW_CROSS_P)."""
-    crossed = crossed_p >= CROSSED_P
-    if np.count_nonzero(crossed) < MIN_CROSSES:
+    crossed = _read_crossed(crossed_p)
+    if crossed is None:
         return np.zeros(len(crossed_p), bool)
     typical = float(np.median(deep_ink_mm2[crossed]))
     if typical < DARK_PEN_DEEP_INK_MM2:
