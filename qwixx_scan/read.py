@@ -26,7 +26,8 @@ How:
    for its mark that looks like their confident crosses (ink, its colour,
    the networks' lean) is taken as crossed (``own_marks``), and reported
    as settled; a box read crossed with far less ink than their crosses
-   that a network doubts mirrored, or read crossed only once lit and far
+   that a network doubts mirrored, read crossed only narrowly with almost
+   none of their dark pen's deep ink, or read crossed only once lit and far
    darker than their crosses, is doubtful. A box whose mark is a thin flat
    line through its number is a skipped number (``skip_lines``).
 
