@@ -128,14 +128,17 @@ _THOROUGH_WINDOWS = (3, 43, 8)
 _DETECTORS: dict[tuple[int, int, int], cv2.aruco.ArucoDetector] = {}
 
 
-def detect_markers(gray: np.ndarray) -> list[MarkerHit]:
+def detect_markers(gray: np.ndarray, colour: np.ndarray | None = None) -> list[MarkerHit]:
     """Every sheet corner marker in a grayscale uint8 image, corners refined.
 
     Detection runs on a copy shrunk to at most ``DETECT_LONG_SIDE_PX``; when
     that finds fewer than 3 markers (too few for a sheet), a thorough
     detector looks again at the reduced and the full size, then with the
-    local contrast stretched (shadows). The corners are refined with
-    ``cv2.cornerSubPix`` on ``gray`` and returned in its px coordinates.
+    local contrast stretched (shadows), then (given ``colour``, the same
+    picture in BGR) in its lightest channel (see :func:`_lightest_channel`), then
+    with thin dark lines closed (see INK_CLOSINGS_PX). The corners are
+    refined with ``cv2.cornerSubPix`` on ``gray`` and returned in its px
+    coordinates.
     """
     if gray.ndim != 2 or gray.dtype != np.uint8:
         raise ValueError(f"gray must be a 2-D uint8 image, not {gray.dtype} {gray.shape}")
@@ -155,6 +158,9 @@ def detect_markers(gray: np.ndarray) -> list[MarkerHit]:
         # Harsh light or shadows: stretch local contrast and look once more.
         clahe = cv2.createCLAHE(clipLimit=3.0, tileGridSize=(8, 8))
         hits = _merge_hits(hits, _detect_at(clahe.apply(gray), divisor, _THOROUGH_WINDOWS))
+    if len(hits) < 3 and colour is not None:
+        hits = _merge_hits(hits, _detect_at(_lightest_channel(colour), divisor,
+                                            _THOROUGH_WINDOWS))
     for size in INK_CLOSINGS_PX:
         if len(hits) >= 3:
             break
@@ -164,6 +170,21 @@ def detect_markers(gray: np.ndarray) -> list[MarkerHit]:
         closed = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, kernel)
         hits = _merge_hits(hits, _detect_at(closed, divisor, _THOROUGH_WINDOWS))
     return [_refine(gray, h) for h in hits]
+
+
+def _lightest_channel(colour: np.ndarray) -> np.ndarray:
+    """Per pixel, the lightest of a BGR picture's channels.
+
+    The markers are printed black; a player's stroke in a coloured pen is
+    light in its own colour's channel. Where a stroke touches a marker too
+    thickly for the closings (a marker foreshortened to half its height
+    under a camera tilted 34 degrees, whose white cells close first), this
+    shows the marker without it (independent hard seed 48, photo 18: a blue
+    stroke on one marker, a thumb over another; that marker is found here
+    only). A black stroke stays; the closings are for those.
+    """
+    blue, green, red = cv2.split(colour)
+    return cv2.max(cv2.max(blue, green), red)
 
 
 def _some_marker_missing(hits: list[MarkerHit]) -> bool:

@@ -182,7 +182,7 @@ def _scan_picture(picture: Picture, known: KnownSheets, *,
                   keep_images: bool) -> tuple[list[SheetResult], list[str]]:
     name = picture.path.name
     gray = cv2.cvtColor(picture.image, cv2.COLOR_BGR2GRAY)
-    hits = detect_markers(gray)
+    hits = detect_markers(gray, picture.image)
     if not hits:
         raise SheetNotFoundError(
             f"no sheet found in {name}: none of the four corner markers is visible; "

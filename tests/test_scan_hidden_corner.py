@@ -574,3 +574,15 @@ def test_printed_chain_circles_read_narrowly_crossed_in_a_dark_photo_are_doubtfu
         assert (sheet.verdicts[box].state, sheet.verdicts[box].note) == ("uncertain", NO_DEEP_INK)
     assert sheet.status == "review"
     assert {b for b, v in sheet.verdicts.items() if v.state == "crossed"} <= set(expected["marked"])
+
+
+def test_a_marker_touched_by_a_coloured_stroke_beside_a_hidden_one_is_found(tmp_path):
+    # A hard independent photo (seed 48, photo 18): a sheet filling a sixth
+    # of the picture, tilted 34 degrees, a thumb over the marker by the code
+    # and a thick blue stroke touching another marker, foreshortened to half
+    # its height. No closing frees that marker; in the picture's lightest
+    # channel the blue stroke is gone. The sheet was refused as showing two
+    # markers; it is read, exactly.
+    sheet, expected = independent_photo_sheet(tmp_path, 48, 18, 1.0)
+    assert {b for b, v in sheet.verdicts.items() if v.state == "crossed"} == set(expected["marked"])
+    assert sheet.status == "ok"
