@@ -435,8 +435,9 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
         trace = empty[highest_p[empty] > FAINT_TRACE_P]
         highest_view_p[trace] = classifier.decider_views(
             inputs[trace], views=MIRRORED_VIEWS[1:]).max(axis=(0, 1))
-    washed = _washed_out(sheet, inputs, crossed_p)
-    washed_out = washed & np.array([box.kind != "penalty" for box in sheet.boxes])
+    boxed = np.array([box.kind != "penalty" for box in sheet.boxes])  # number and lock boxes
+    washed = _washed_out(inputs, crossed_p, boxed)
+    washed_out = washed & boxed  # (a penalty box's outline measures too roughly)
     overexposed = _overexposed(rectified, sheet, ref, centres_px, inputs, crossed_p)
     # Boxes read crossed that hold hardly any ink: are the networks sure?
     unanimous = np.zeros(len(crossed_p), bool)
@@ -621,13 +622,12 @@ def print_contrast(inputs: np.ndarray) -> np.ndarray:
     return np.where(enough, seen / np.maximum(drawn, 1e-3), np.nan)
 
 
-def _washed_out(sheet: Sheet, inputs: np.ndarray, crossed_p: np.ndarray) -> np.ndarray:
+def _washed_out(inputs: np.ndarray, crossed_p: np.ndarray, boxed: np.ndarray) -> np.ndarray:
     """Per box, whether the light washes its print out: it shows less than
     WASHED_OUT of the contrast this sheet's empty number and lock boxes
-    show. Penalty boxes are measured too, though too roughly to doubt an
-    empty one for it (see WASHED_OUT)."""
+    (``boxed``) show. Penalty boxes are measured too, though too roughly to
+    doubt an empty one for it (see WASHED_OUT)."""
     contrast = print_contrast(inputs)
-    boxed = np.array([box.kind != "penalty" for box in sheet.boxes])
     usual = contrast[(crossed_p <= EMPTY_P) & boxed & ~np.isnan(contrast)]
     if len(usual) == 0:
         return np.zeros(len(contrast), bool)
