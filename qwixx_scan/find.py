@@ -14,6 +14,7 @@ Sheet coordinates: mm from the sheet's top-left trim corner, y down.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -128,18 +129,22 @@ _THOROUGH_WINDOWS = (3, 43, 8)
 _DETECTORS: dict[tuple[int, int, int], cv2.aruco.ArucoDetector] = {}
 
 
-def detect_markers(gray: np.ndarray, colour: np.ndarray | None = None) -> list[MarkerHit]:
+def detect_markers(gray: np.ndarray, colour: np.ndarray | None = None, *,
+                   enough: Callable[[list[MarkerHit]], bool] | None = None) -> list[MarkerHit]:
     """Every sheet corner marker in a grayscale uint8 image, corners refined.
 
     Detection runs on a copy shrunk to at most ``DETECT_LONG_SIDE_PX``; when
     that finds fewer than 3 markers (too few for a sheet), a thorough
-    detector looks again at the reduced and the full size, then with the
-    local contrast stretched (shadows), then (given ``colour``, the same
-    picture in BGR) in its lightest channel (see :func:`_lightest_channel`), then
-    with thin dark lines closed (see INK_CLOSINGS_PX). The corners are
-    refined with ``cv2.cornerSubPix`` on ``gray`` and returned in its px
-    coordinates.
+    detector looks again at the reduced and the full size. Until ``enough``
+    says the markers found are enough (by default: 3 or more), it looks on
+    with the local contrast stretched (shadows), then (given ``colour``, the
+    same picture in BGR) in its lightest channel (see
+    :func:`_lightest_channel`), then with thin dark lines closed (see
+    INK_CLOSINGS_PX). The corners are refined with ``cv2.cornerSubPix`` on
+    ``gray`` and returned in its px coordinates.
     """
+    if enough is None:
+        enough = _three_or_more
     if gray.ndim != 2 or gray.dtype != np.uint8:
         raise ValueError(f"gray must be a 2-D uint8 image, not {gray.dtype} {gray.shape}")
     divisor = -(-max(gray.shape) // DETECT_LONG_SIDE_PX)
@@ -154,15 +159,15 @@ def detect_markers(gray: np.ndarray, colour: np.ndarray | None = None) -> list[M
     if len(hits) < 3 and divisor > 1:
         # Markers too small or blurred at the reduced size?
         hits = _merge_hits(hits, _detect_at(gray, 1, _THOROUGH_WINDOWS))
-    if len(hits) < 3:
+    if not enough(hits):
         # Harsh light or shadows: stretch local contrast and look once more.
         clahe = cv2.createCLAHE(clipLimit=3.0, tileGridSize=(8, 8))
         hits = _merge_hits(hits, _detect_at(clahe.apply(gray), divisor, _THOROUGH_WINDOWS))
-    if len(hits) < 3 and colour is not None:
+    if not enough(hits) and colour is not None:
         hits = _merge_hits(hits, _detect_at(_lightest_channel(colour), divisor,
                                             _THOROUGH_WINDOWS))
     for size in INK_CLOSINGS_PX:
-        if len(hits) >= 3:
+        if enough(hits):
             break
         # A pen stroke touching a marker joins its outline to the stroke:
         # close thin dark lines (ink), keeping the marker's thick cells.
@@ -170,6 +175,11 @@ def detect_markers(gray: np.ndarray, colour: np.ndarray | None = None) -> list[M
         closed = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, kernel)
         hits = _merge_hits(hits, _detect_at(closed, divisor, _THOROUGH_WINDOWS))
     return [_refine(gray, h) for h in hits]
+
+
+def _three_or_more(hits: list[MarkerHit]) -> bool:
+    """Enough markers for a sheet (see :func:`detect_markers`)."""
+    return len(hits) >= 3
 
 
 def _lightest_channel(colour: np.ndarray) -> np.ndarray:

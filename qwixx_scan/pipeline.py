@@ -20,8 +20,8 @@ from qwixx_print.layout import CODE_MM, Layout, Sheet, load_builtin_layouts, loa
 from qwixx_print.rules import SheetScore, score_sheet
 
 from .decode import Picture, iter_pictures
-from .find import (CORNER_NAMES, SMALL_MARKER_PX, MarkerGroup, detect_markers, group_markers,
-                   marker_rect_corners_mm)
+from .find import (CORNER_NAMES, SMALL_MARKER_PX, MarkerGroup, MarkerHit, detect_markers,
+                   group_markers, marker_rect_corners_mm)
 from .identify import KnownSheets, pin_fit_at_code, read_code, search_code
 from .rectify import (
     MAX_FIT_ERROR_MM,
@@ -182,7 +182,7 @@ def _scan_picture(picture: Picture, known: KnownSheets, *,
                   keep_images: bool) -> tuple[list[SheetResult], list[str]]:
     name = picture.path.name
     gray = cv2.cvtColor(picture.image, cv2.COLOR_BGR2GRAY)
-    hits = detect_markers(gray, picture.image)
+    hits = detect_markers(gray, picture.image, enough=lambda found: _every_sheet_framed(found, known))
     if not hits:
         raise SheetNotFoundError(
             f"no sheet found in {name}: none of the four corner markers is visible; "
@@ -251,6 +251,16 @@ def _drop_borrowed_codes(sheets: list[SheetResult], markers_seen: list[int],
                             "should be belongs to the sheet next to it); uncover it and "
                             "photograph again")
     return [s for s, kept in zip(sheets, keep) if kept], problems
+
+
+def _every_sheet_framed(hits: list[MarkerHit], known: KnownSheets) -> bool:
+    """Enough markers found to stop looking: 3 or more, and no sheet seen by
+    two markers only. On a table photo a sheet's own markers can be lost to
+    noise or a stroke while the other sheets' are found (hard independent
+    table seed 15, photo 1: a dark, noisy photo); the marker search's
+    further looks are for that sheet too. A lone marker does not count: one
+    more found would still leave its sheet unread."""
+    return len(hits) >= 3 and all(len(g.hits) != 2 for g in _best_grouping(hits, known)[1])
 
 
 def _best_grouping(hits, known: KnownSheets) -> tuple[tuple[float, float], list[MarkerGroup]]:
