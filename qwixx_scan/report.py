@@ -19,6 +19,7 @@ from qwixx_print.rules import score_sheet
 
 from .game import Scoreboard
 from .pipeline import PhotoResult, SheetResult
+from .read import DOUBTFUL_SHEET
 from .rectify import RECT_PX_PER_MM
 
 # Overlay colours, BGR.
@@ -162,11 +163,19 @@ def needs_a_look(result: SheetResult) -> list[str]:
         lines.append(f"every box: cannot tell whether it is crossed ({notes.pop()}); "
                      "not counted")
     else:
+        # the empty boxes of a sheet with many doubts: one line for all of them
+        lost = [b for b in result.uncertain
+                if getattr(result.verdicts.get(b), "note", "") == DOUBTFUL_SHEET]
         for box_id in result.uncertain:
+            if box_id in lost:
+                continue
             note = getattr(result.verdicts.get(box_id), "note", "")
             lines.append(f"{box_id}: cannot tell whether it is crossed"
                          + (f" ({note})" if note else "") + "; not counted"
                          + (_if_crossed(result, box_id) if len(result.uncertain) == 1 else ""))
+        if lost:
+            lines.append(f"{len(lost)} more boxes ({', '.join(lost)}): cannot tell whether they "
+                         f"are crossed ({DOUBTFUL_SHEET}); not counted")
     for v in result.score.violations:
         lines.append(f"{v.severity}: {v.message}")
     return lines

@@ -24,7 +24,7 @@ from itertools import product
 from typing import Any
 
 from qwixx_print.layout import Sheet
-from qwixx_print.rules import SheetScore, score_sheet
+from qwixx_print.rules import SheetScore, Violation, score_sheet
 
 #: A sheet with more doubtful boxes than this was read poorly: its confident
 #: verdicts are not trusted enough to reason from (on a benchmark photo with
@@ -128,13 +128,19 @@ def doubt_aware(score: SheetScore, sheet: Sheet, verdicts: dict[str, Any]) -> Sh
     crossed, doubtful = _crossed_and_doubtful(sheet, verdicts)
     if len(doubtful) <= MAX_ENUMERATED and not _legal_reading(sheet, crossed, doubtful):
         return score
-    doubt = ", ".join(doubtful)
     violations = tuple(
-        replace(v, severity="warning",
-                message=f"{v.message} (unless a doubtful box is read otherwise: {doubt})")
+        replace(v, severity="warning", message=f"{v.message} (unless a doubtful box is read "
+                f"otherwise: {', '.join(_doubtful_near(v, doubtful))})")
         if v.severity == "error" else v
         for v in score.violations)
     return replace(score, violations=violations)
+
+
+def _doubtful_near(violation: Violation, doubtful: list[str]) -> list[str]:
+    """The doubtful boxes in the rows of the boxes a rule error names, or all
+    of them where none is: on a sheet read poorly a list of forty says less."""
+    rows = {box.rsplit("-", 1)[0] for box in violation.boxes}
+    return [b for b in doubtful if b.rsplit("-", 1)[0] in rows] or doubtful
 
 
 def _crossed_and_doubtful(sheet: Sheet, verdicts: dict[str, Any]) -> tuple[set[str], list[str]]:

@@ -796,3 +796,34 @@ def test_a_narrow_cross_without_a_dark_pens_deep_ink_is_doubtful():
     assert not _narrow_crosses_without_deep_ink(crossed_p[3:], deep[3:], lit[3:]).any()
     verdict = verdict_of("green-11", 0.91, 8.9, 0.16, no_deep_ink=True)
     assert (verdict.state, verdict.note, verdict.lean) == ("uncertain", NO_DEEP_INK, "crossed")
+
+
+def test_the_empty_boxes_of_a_sheet_with_many_doubts_are_doubted_too():
+    from qwixx_scan.read import (DOUBTFUL_MARK, DOUBTFUL_SHEET, MANY_DOUBTFUL, STRUCK_THROUGH,
+                                 _doubt_empties_of_a_doubtful_sheet)
+
+    def sheet(n_doubtful):
+        return ([BoxVerdict(f"red-{k}", "uncertain", 0.3, DOUBTFUL_MARK) for k in range(n_doubtful)]
+                + [BoxVerdict("blue-2", "crossed", 1.0, ""), BoxVerdict("blue-3", "empty", 1.0, ""),
+                   BoxVerdict("blue-4", "empty", 0.9, STRUCK_THROUGH)])
+
+    assert _doubt_empties_of_a_doubtful_sheet(sheet(MANY_DOUBTFUL - 1)) == sheet(MANY_DOUBTFUL - 1)
+    out = {v.box_id: v for v in _doubt_empties_of_a_doubtful_sheet(sheet(MANY_DOUBTFUL))}
+    assert (out["blue-3"].state, out["blue-3"].note, out["blue-3"].lean) == (
+        "uncertain", DOUBTFUL_SHEET, "empty")
+    # a cross stays counted, a line through a skipped number stays empty
+    assert out["blue-2"].state == "crossed" and out["blue-4"].state == "empty"
+
+
+def test_crosses_read_empty_in_a_dark_noisy_photo_are_not_given_as_empty(tmp_path):
+    # An independent photo (seed 53, photo 80): tiny faint pencil slashes on
+    # a Treden sheet at 35 % exposure, noise 12, a shadow band. Ten boxes
+    # were doubtful, and eight crosses were read empty with confidence. On
+    # a sheet read this poorly no empty box is given as empty.
+    from scan_support import independent_photo_sheet
+
+    sheet, expected = independent_photo_sheet(tmp_path, 53, 80)
+    assert sheet.status == "review"
+    assert {b for b, v in sheet.verdicts.items() if v.state == "crossed"} <= set(expected["marked"])
+    assert not set(expected["marked"]) & {b for b, v in sheet.verdicts.items()
+                                          if v.state == "empty"}

@@ -208,3 +208,39 @@ def test_a_sheets_one_doubtful_box_comes_with_the_total_if_it_is_crossed():
     # the lock with two crosses in its row: a cross there would break a rule
     assert "red-lock: cannot tell whether it is crossed" in table("red-lock")
     assert "crossed, it would break a rule" in table("red-lock")
+
+
+def test_a_rule_warning_names_the_doubtful_boxes_of_its_own_rows():
+    from qwixx_scan.settle import MAX_ENUMERATED, doubt_aware
+
+    (a, b), _ = KETTINGEN_B.chains[:2]
+    rows = {a.rsplit("-", 1)[0], b.rsplit("-", 1)[0]}
+    # a crossed without its partner b; many doubtful boxes, most in other rows
+    free = [x.id for x in KETTINGEN_B.boxes if x.id not in {a, b} and x.kind == "number"]
+    own = [x for x in free if x.rsplit("-", 1)[0] in rows][:3]
+    others = [x for x in free if x.rsplit("-", 1)[0] not in rows][:MAX_ENUMERATED]
+    doubtful = {x: "empty" for x in own + others}
+    verdicts = verdicts_for(KETTINGEN_B, {a}, doubtful)
+    score = doubt_aware(score_sheet(KETTINGEN_B, [a]), KETTINGEN_B, verdicts)
+    (warning,) = [v for v in score.violations if a in v.boxes]
+    named = warning.message.split("read otherwise: ")[1].rstrip(")").split(", ")
+    assert set(named) == set(own) and len(own) == 3
+
+
+def test_the_empty_boxes_of_a_sheet_with_many_doubts_are_listed_on_one_line():
+    from qwixx_scan.pipeline import SheetResult
+    from qwixx_scan.read import DOUBTFUL_SHEET
+    from qwixx_scan.report import sheet_table
+
+    numbers = [x.id for x in CLASSIC.boxes if x.kind == "number"]
+    verdicts = verdicts_for(CLASSIC, set(), {x: "empty" for x in numbers[:2]})
+    lost = numbers[2:5]
+    for box in lost:
+        verdicts[box] = BoxVerdict(box, "uncertain", 0.3, DOUBTFUL_SHEET, lean="empty")
+    table = sheet_table("dark.jpg", SheetResult(
+        sheet=CLASSIC, verdicts=verdicts, score=score_sheet(CLASSIC, []),
+        uncertain=numbers[:5]))
+    assert f"look at: {numbers[0]}: cannot tell whether it is crossed (doubtful mark)" in table
+    assert (f"look at: 3 more boxes ({', '.join(lost)}): cannot tell whether they are crossed "
+            f"({DOUBTFUL_SHEET}); not counted") in table
+    assert f"look at: {lost[0]}:" not in table
