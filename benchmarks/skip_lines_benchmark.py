@@ -11,8 +11,11 @@ each sheet the training's wide way (no hard shadows) and asks the networks about
     python benchmarks/skip_lines_benchmark.py [--sheets 60] [--seed 7000] [--max-tilt 30]
 
 Prints, per band of tilt, the share of lined boxes the combined networks
-read crossed (a wrong box: the worst), doubtful and empty, and below them
-how the sheets' crossed boxes read (they must not suffer for it).
+read crossed (a wrong box: the worst), doubtful and empty, with the
+reader's doubt of crosses that look like such lines on a sheet whose
+player's crosses do not (qwixx_scan.read.SKIP_LIKE_TILT_DEG) and without
+it, and below them how the sheets' crossed boxes read (they must not
+suffer for it).
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ from photogen.strokes import draw_sheet_marks_detailed, random_style  # noqa: E4
 from qwixx_scan.blank import blank_reference  # noqa: E402
 from qwixx_scan.box_model import box_classifier  # noqa: E402
 from qwixx_scan.box_inputs import box_inputs  # noqa: E402
-from qwixx_scan.read import CROSSED_P, EMPTY_P  # noqa: E402
+from qwixx_scan.read import CROSSED_P, EMPTY_P, _skip_like_crosses  # noqa: E402
 from reader_benchmark import READ_PX_PER_MM, degrade, drawn_sheet  # noqa: E402
 from train_box_classifier import wide_degradation  # noqa: E402
 
@@ -58,7 +61,7 @@ def main() -> None:
     cv2.setNumThreads(1)
     classifier = box_classifier()
     blanks: dict = {}
-    tilts, lined_p, crossed_p = [], [], []
+    tilts, lined_p, crossed_p, lined_like, crossed_like = [], [], [], [], []
     for k in range(args.sheets):
         rng = np.random.default_rng(args.seed + k)
         sheet, blank = drawn_sheet(rng, blanks, PPM)
@@ -72,22 +75,35 @@ def main() -> None:
         rectified = degrade(image, PPM, degradation, np.random.default_rng(k))
         inputs, _ = box_inputs(rectified, sheet, blank_reference(sheet, READ_PX_PER_MM))
         p = classifier.crossed_probability(inputs)
+        like = _skip_like_crosses(inputs, p, np.array([b.kind == "number" for b in sheet.boxes]))
         ids = [b.id for b in sheet.boxes]
         for box_id, tilt in report.skip_tilts.items():
             tilts.append(abs(tilt))
             lined_p.append(p[ids.index(box_id)])
+            lined_like.append(like[ids.index(box_id)])
         crossed_p += [p[ids.index(box_id)] for box_id in truth.marked]
+        crossed_like += [like[ids.index(box_id)] for box_id in truth.marked]
     tilts, lined_p, crossed_p = map(np.array, (tilts, lined_p, crossed_p))
-    print(f"{'lines tilted':16} {'lines':>6} {'read: crossed':>14} {'doubtful':>9} {'empty':>7}")
+    lined_like, crossed_like = np.array(lined_like, bool), np.array(crossed_like, bool)
+    print(f"{'lines tilted':16} {'lines':>6} {'read: crossed':>14} {'doubtful':>9} {'empty':>7}"
+          f"   {'networks alone: crossed':>23}")
     for lo in np.arange(0.0, args.max_tilt, BAND_DEG):
         hi = min(lo + BAND_DEG, args.max_tilt)
-        p = lined_p[(tilts >= lo) & (tilts < hi)]
-        if len(p):
-            print(f"{lo:4.0f}-{hi:2.0f} degrees    {len(p):6d} {np.mean(p >= CROSSED_P):14.1%} "
-                  f"{np.mean((p > EMPTY_P) & (p < CROSSED_P)):9.1%} {np.mean(p <= EMPTY_P):7.1%}")
-    print(f"{'crossed boxes':16} {len(crossed_p):6d} {np.mean(crossed_p >= CROSSED_P):14.1%} "
-          f"{np.mean((crossed_p > EMPTY_P) & (crossed_p < CROSSED_P)):9.1%} "
-          f"{np.mean(crossed_p <= EMPTY_P):7.1%}")
+        band = (tilts >= lo) & (tilts < hi)
+        if band.any():
+            print(f"{lo:4.0f}-{hi:2.0f} degrees    {np.count_nonzero(band):6d} "
+                  + _states(lined_p[band], lined_like[band])
+                  + f"   {np.mean(lined_p[band] >= CROSSED_P):23.1%}")
+    print(f"{'crossed boxes':16} {len(crossed_p):6d} " + _states(crossed_p, crossed_like)
+          + f"   {np.mean(crossed_p >= CROSSED_P):23.1%}")
+
+
+def _states(p: np.ndarray, skip_like: np.ndarray) -> str:
+    """The shares of boxes read crossed, doubtful and empty, a cross that
+    looks like a line through a skipped number counted doubtful."""
+    crossed = (p >= CROSSED_P) & ~skip_like
+    empty = p <= EMPTY_P
+    return f"{np.mean(crossed):14.1%} {np.mean(~crossed & ~empty):9.1%} {np.mean(empty):7.1%}"
 
 
 if __name__ == "__main__":

@@ -48,7 +48,7 @@ from .box_inputs import LocatedInputs, ReaderReference, located_box_inputs, read
 from .box_model import MEMBERS, MIRRORED_VIEWS, SURE, box_classifier
 from .locate import ASTRAY_SHEET_MATCH, MAX_ASTRAY
 from .own_marks import INNER, INNER_PX, MIN_CROSSES, darkened_pixels, like_own_crosses
-from .skip_lines import struck_through
+from .skip_lines import lone_lines, struck_through
 
 #: A box found away from where its neighbours put it is read at both places
 #: (see box_inputs.SECOND_PLACE_MM), but where its print was hardly seen at
@@ -238,6 +238,25 @@ LIT_FROM_AROUND = ("read crossed once the light inside it was taken as that of t
 # empty by all five networks (0.001-0.035). A sheet's doubtful fills are
 # what sends such a sheet to review.
 
+#: A box read crossed whose mark is one thin line falling to the right at
+#: SKIP_LIKE_TILT_DEG (from flat) through the middle of the box (within
+#: SKIP_LIKE_OFF_PX of it, of skip_lines' INNER_PX square) is doubtful on a
+#: sheet where at most SKIP_LIKE_SHARE of the player's crosses read with
+#: confidence (at least own_marks.MIN_CROSSES) are such lone lines at any
+#: tilt: like a line through a skipped number drawn less flat than usual,
+#: unlike how this player crosses. Two sheets of 13,808 (independent seed
+#: 53 photo 6, a pencil line 20 degrees steep through yellow 7 of an X
+#: player; table seed 16 photo 36, 22 degrees, blue pen) came out ``ok``
+#: with a wrong score, every network sure of a cross (0.92-0.999). Lone
+#: lines rising to the right are left alone: that is how a check's long
+#: stroke and a slash lie, and such crosses were most of the 55 sheets
+#: this rule sent to review when it took both ways (none of them
+#: wrong); falling to the right, 7 crosses were doubted.
+SKIP_LIKE_TILT_DEG = (12.0, 25.0)
+SKIP_LIKE_OFF_PX = (4.5, 4.0)
+SKIP_LIKE_SHARE = 0.1
+SKIP_LIKE = ("read crossed, but its mark is one line through the middle of the number, "
+             "like a line through a skipped number, unlike this player's crosses")
 #: A box read crossed that holds less than LIGHT_CROSS_SHARE of the ink of
 #: the middle one of the sheet's boxes read crossed (at least
 #: own_marks.MIN_CROSSES of them) is looked at mirrored too, and doubtful where
@@ -458,13 +477,15 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
         unanimous[inkless] = sure_of_a_cross(classifier.each_probability(inputs[inkless]))
     light_doubted = _light_crosses_doubted(inputs, crossed_p, ink_mm2[:, 0], classifier)
     no_deep_ink = _narrow_crosses_without_deep_ink(crossed_p, ink_mm2[:, 1], washed)
+    skip_like = _skip_like_crosses(inputs, crossed_p,
+                                   np.array([box.kind == "number" for box in sheet.boxes]))
     per_box = dict(crossed_p=crossed_p, ink_mm2=ink_mm2[:, 0], deep_ink_mm2=ink_mm2[:, 1],
                    highest_p=highest_p, highest_view_p=_measured(highest_view_p),
                    turned_p=turned_p, second_place_p=_measured(second_p),
                    print_match=located.match, unanimous=unanimous, median_p=median_p,
                    lit_p=_measured(lit_p), seen=~located.unseen, washed_out=washed_out,
                    overexposed=overexposed, light_doubted=light_doubted,
-                   no_deep_ink=no_deep_ink)
+                   no_deep_ink=no_deep_ink, skip_like=skip_like)
     evidence = [BoxEvidence(box.id, kind=box.kind, faint_marks=faint, light_fills=light_fills,
                             **{name: _plain(values[i]) for name, values in per_box.items()})
                 for i, box in enumerate(sheet.boxes)]
@@ -544,6 +565,27 @@ def _light_crosses_doubted(inputs: np.ndarray, crossed_p: np.ndarray, ink_mm2: n
         doubted[light] = classifier.least_mirrored_decider_probability(inputs[light]) \
             < LIGHT_VIEW_DOUBT
     return doubted
+
+
+def _skip_like_crosses(inputs: np.ndarray, crossed_p: np.ndarray,
+                       numbered: np.ndarray) -> np.ndarray:
+    """Per box, whether it is a number box (``numbered``) read crossed whose
+    mark looks like a line through a skipped number on a sheet whose
+    player's crosses are not lone lines (see SKIP_LIKE_TILT_DEG)."""
+    crossed = _read_crossed(crossed_p)
+    if crossed is None:
+        return np.zeros(len(crossed_p), bool)
+    at = np.flatnonzero(crossed)
+    line = lone_lines(inputs[at])
+    if np.mean(line.found) > SKIP_LIKE_SHARE:
+        return np.zeros(len(crossed_p), bool)
+    low, high = SKIP_LIKE_TILT_DEG  # (+: falling to the right, y down)
+    like = (line.found & (line.tilt_deg >= low) & (line.tilt_deg <= high)
+            & (np.abs(line.off_x) <= SKIP_LIKE_OFF_PX[0])
+            & (np.abs(line.off_y) <= SKIP_LIKE_OFF_PX[1]))
+    out = np.zeros(len(crossed_p), bool)
+    out[at[like]] = True
+    return out & numbered
 
 
 def _narrow_crosses_without_deep_ink(crossed_p: np.ndarray, deep_ink_mm2: np.ndarray,
@@ -767,6 +809,9 @@ class BoxEvidence:
     #: Read crossed only narrowly, it holds almost none of the deep ink of
     #: the player's dark crosses (see NARROW_CROSS_P).
     no_deep_ink: bool = False
+    #: Read crossed, its mark is one line through the middle of the number,
+    #: and the player's crosses are not (see SKIP_LIKE_TILT_DEG).
+    skip_like: bool = False
 
 
 def decide(e: BoxEvidence) -> BoxVerdict:
@@ -791,6 +836,8 @@ def decide(e: BoxEvidence) -> BoxVerdict:
             return BoxVerdict(box_id, "uncertain", 0.3, LIGHT_CROSS, lean="crossed")
         if e.no_deep_ink:
             return BoxVerdict(box_id, "uncertain", 0.3, NO_DEEP_INK, lean="crossed")
+        if e.skip_like:
+            return BoxVerdict(box_id, "uncertain", 0.3, SKIP_LIKE)
         return BoxVerdict(box_id, "crossed", round(crossed_p, 3), "")
     if crossed_p <= EMPTY_P:
         if e.deep_ink_mm2 > EMPTY_MAX_DEEP_INK_MM2:

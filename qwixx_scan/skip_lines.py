@@ -32,6 +32,8 @@ lean empty, are ever taken as struck through.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from .own_marks import INNER_PX, darkened_paper, paper_pixels
@@ -52,6 +54,26 @@ CLEAN_SHARE = 0.1
 def struck_through(inputs: np.ndarray) -> np.ndarray:
     """Per box (network inputs, see box_inputs), whether its darkened paper
     is one thin, nearly flat line through it."""
+    line = lone_lines(inputs)
+    return line.found & (np.abs(line.tilt_deg) <= MAX_TILT_DEG)
+
+
+@dataclass(frozen=True)
+class LoneLines:
+    """Per box, whether its darkened paper is one thin line with clean paper
+    around it (the module's note, at any tilt), how far that line is tilted
+    from flat (degrees, -90..90; positive where it falls to the right) and
+    how far its middle lies from the box's (px of the inner window, INNER_PX
+    square; x right, y down)."""
+
+    found: np.ndarray
+    tilt_deg: np.ndarray
+    off_x: np.ndarray
+    off_y: np.ndarray
+
+
+def lone_lines(inputs: np.ndarray) -> LoneLines:
+    """The lone line each box's darkened paper shows, if any (see LoneLines)."""
     paper = paper_pixels(inputs)
     mask = darkened_paper(inputs, paper=paper)
     n = mask.sum(axis=(1, 2)).astype(np.float64)
@@ -70,7 +92,6 @@ def struck_through(inputs: np.ndarray) -> np.ndarray:
     angle = 0.5 * np.arctan2(2 * sxy, sxx - syy)  # of the long axis, from flat
     length = 4 * np.sqrt(major)
     line = ((n >= MIN_PX) & (np.sqrt(major / minor) >= ELONGATION)
-            & (np.abs(np.degrees(angle)) <= MAX_TILT_DEG)
             & (length >= LENGTH_PX[0]) & (length <= LENGTH_PX[1])
             & (n / np.maximum(length, 1e-6) <= THICKNESS_PX))
     # how far each pixel lies from the line (through the spread's centre)
@@ -78,4 +99,5 @@ def struck_through(inputs: np.ndarray) -> np.ndarray:
     beyond = paper & (off_line > BAND_PX)
     shaded = darkened_paper(inputs, by=FAINTLY, paper=paper) & beyond
     clean = shaded.sum(axis=(1, 2)) <= CLEAN_SHARE * np.maximum(beyond.sum(axis=(1, 2)), 1)
-    return line & clean
+    middle = (INNER_PX - 1) / 2
+    return LoneLines(line & clean, np.degrees(angle), mx - middle, my - middle)

@@ -93,3 +93,50 @@ def test_a_number_struck_through_is_read_empty(tmp_path, seed, index, box):
     assert sheet.uncertain == []
     assert sheet.status == expected["status"]  # seed 15's player broke a rule
     assert {b for b, v in sheet.verdicts.items() if v.state == "crossed"} == set(expected["marked"])
+
+
+def x_mark(im):
+    c = INPUT_PX // 2
+    line(c - 11, c - 11, c + 11, c + 11)(im)
+    line(c - 11, c + 11, c + 11, c - 11)(im)
+
+
+def test_a_cross_like_a_tilted_skip_line_is_doubtful_where_the_player_crosses_otherwise():
+    from qwixx_scan.read import _skip_like_crosses
+
+    c = INPUT_PX // 2
+
+    def doubted(mark, numbered=True, crosses=x_mark, n=27):
+        """Whether ``mark`` is doubted beside ``n`` boxes marked ``crosses``."""
+        inputs = boxes_with(*([crosses] * n + [mark]))
+        return bool(_skip_like_crosses(inputs, np.full(n + 1, 0.99),
+                                       np.array([True] * n + [numbered]))[-1])
+
+    falling = line(c - 11, c - 4, c + 11, c + 4)  # 20 degrees through the middle
+    assert doubted(falling)
+    assert not doubted(line(c - 11, c + 4, c + 11, c + 12))  # low in the box: not through it
+    assert not doubted(line(c - 11, c - 11, c + 11, c + 11))  # a slash: too steep
+    assert not doubted(line(c - 11, c + 4, c + 11, c - 4))  # rising: a check's long stroke
+    assert not doubted(falling, numbered=False)  # a lock box: no number to skip
+    # A player who crosses with lone lines: such a line is one of their crosses.
+    assert not doubted(falling, crosses=line(c - 11, c - 6, c + 11, c + 6), n=10)
+    # Too few crosses to tell how the player crosses.
+    assert not doubted(falling, n=2)
+
+
+def test_a_cross_like_a_skip_line_is_doubtful_not_counted():
+    from qwixx_scan.read import SKIP_LIKE
+
+    verdict = verdict_of("yellow-7", 0.956, 1.8, 0.3, skip_like=True)
+    assert (verdict.state, verdict.note, verdict.lean) == ("uncertain", SKIP_LIKE, "")
+
+
+def test_a_skipped_number_struck_through_at_20_degrees_is_not_scored_as_sure(tmp_path):
+    # An independent photo (seed 53, photo 6): an X player in pencil drew
+    # the line through the skipped yellow 7 20 degrees from flat; every
+    # network but one was sure of a cross (0.96-0.999) and the sheet came
+    # out ok with a wrong score.
+    sheet, expected = independent_photo_sheet(tmp_path, 53, 6)
+    assert "yellow-7" in expected["skip_lined"] and "yellow-7" not in expected["marked"]
+    assert sheet.verdicts["yellow-7"].state == "uncertain" and sheet.status == "review"
+    assert {b for b, v in sheet.verdicts.items() if v.state == "crossed"} <= set(expected["marked"])
