@@ -168,7 +168,7 @@ DOUBTFUL_MARK = "doubtful mark"
 #: Where MANY_DOUBTFUL or more of a sheet's boxes are doubtful, its boxes
 #: read empty are doubted too (DOUBTFUL_SHEET): the reader is lost on that
 #: sheet (a dark, noisy photo, faint marks), and its empty verdicts are not
-#: to be trusted either. Over the 13,808 sheets of every benchmark set, 31
+#: to be trusted either. Over the 13,776 sheets of every benchmark set, 31
 #: boxes were read wrong; 11 of them crosses read empty on the 37 sheets
 #: with 5 or more doubtful boxes, 10 on the 13 with 8 or more (8 on one
 #: sheet: faint pencil slashes in a photo at 35 % exposure, noise 12,
@@ -244,7 +244,7 @@ LIT_FROM_AROUND = ("read crossed once the light inside it was taken as that of t
 #: sheet where at most SKIP_LIKE_SHARE of the player's crosses read with
 #: confidence (at least own_marks.MIN_CROSSES) are such lone lines at any
 #: tilt: like a line through a skipped number drawn less flat than usual,
-#: unlike how this player crosses. Two sheets of 13,808 (independent seed
+#: unlike how this player crosses. Two sheets of 13,776 (independent seed
 #: 53 photo 6, a pencil line 20 degrees steep through yellow 7 of an X
 #: player; table seed 16 photo 36, 22 degrees, blue pen) came out ``ok``
 #: with a wrong score, every network sure of a cross (0.92-0.999). Lone
