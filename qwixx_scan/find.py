@@ -135,16 +135,19 @@ def detect_markers(gray: np.ndarray, colour: np.ndarray | None = None, *,
 
     Detection runs on a copy shrunk to at most ``DETECT_LONG_SIDE_PX``; when
     that finds fewer than 3 markers (too few for a sheet), a thorough
-    detector looks again at the reduced and the full size. Until ``enough``
-    says the markers found are enough (by default: 3 or more), it looks on
+    detector looks again at the reduced and the full size. While fewer than
+    3 are found, or some sheet lacks a marker and ``enough`` says the
+    markers found are not enough (by default it says they are), it looks on
     with the local contrast stretched (shadows), then (given ``colour``, the
     same picture in BGR) in its lightest channel (see
     :func:`_lightest_channel`), then with thin dark lines closed (see
     INK_CLOSINGS_PX). The corners are refined with ``cv2.cornerSubPix`` on
     ``gray`` and returned in its px coordinates.
     """
-    if enough is None:
-        enough = _three_or_more
+    def found_enough(found: list[MarkerHit]) -> bool:
+        return len(found) >= 3 and (enough is None or not _some_marker_missing(found)
+                                    or enough(found))
+
     if gray.ndim != 2 or gray.dtype != np.uint8:
         raise ValueError(f"gray must be a 2-D uint8 image, not {gray.dtype} {gray.shape}")
     divisor = -(-max(gray.shape) // DETECT_LONG_SIDE_PX)
@@ -159,15 +162,15 @@ def detect_markers(gray: np.ndarray, colour: np.ndarray | None = None, *,
     if len(hits) < 3 and divisor > 1:
         # Markers too small or blurred at the reduced size?
         hits = _merge_hits(hits, _detect_at(gray, 1, _THOROUGH_WINDOWS))
-    if not enough(hits):
+    if not found_enough(hits):
         # Harsh light or shadows: stretch local contrast and look once more.
         clahe = cv2.createCLAHE(clipLimit=3.0, tileGridSize=(8, 8))
         hits = _merge_hits(hits, _detect_at(clahe.apply(gray), divisor, _THOROUGH_WINDOWS))
-    if not enough(hits) and colour is not None:
+    if not found_enough(hits) and colour is not None:
         hits = _merge_hits(hits, _detect_at(_lightest_channel(colour), divisor,
                                             _THOROUGH_WINDOWS))
     for size in INK_CLOSINGS_PX:
-        if enough(hits):
+        if found_enough(hits):
             break
         # A pen stroke touching a marker joins its outline to the stroke:
         # close thin dark lines (ink), keeping the marker's thick cells.
@@ -175,11 +178,6 @@ def detect_markers(gray: np.ndarray, colour: np.ndarray | None = None, *,
         closed = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, kernel)
         hits = _merge_hits(hits, _detect_at(closed, divisor, _THOROUGH_WINDOWS))
     return [_refine(gray, h) for h in hits]
-
-
-def _three_or_more(hits: list[MarkerHit]) -> bool:
-    """Enough markers for a sheet (see :func:`detect_markers`)."""
-    return len(hits) >= 3
 
 
 def _lightest_channel(colour: np.ndarray) -> np.ndarray:

@@ -94,10 +94,13 @@ def lone_lines(inputs: np.ndarray) -> LoneLines:
     line = ((n >= MIN_PX) & (np.sqrt(major / minor) >= ELONGATION)
             & (length >= LENGTH_PX[0]) & (length <= LENGTH_PX[1])
             & (n / np.maximum(length, 1e-6) <= THICKNESS_PX))
-    # how far each pixel lies from the line (through the spread's centre)
-    off_line = np.abs(dx * np.sin(angle)[:, None, None] - dy * np.cos(angle)[:, None, None])
-    beyond = paper & (off_line > BAND_PX)
-    shaded = darkened_paper(inputs, by=FAINTLY, paper=paper) & beyond
-    clean = shaded.sum(axis=(1, 2)) <= CLEAN_SHARE * np.maximum(beyond.sum(axis=(1, 2)), 1)
+    # the paper beyond the line, looked at where there is one (most marks
+    # are none): how far each pixel lies from it (through the spread's centre)
+    at = np.flatnonzero(line)
+    off_line = np.abs(dx[at] * np.sin(angle[at])[:, None, None]
+                      - dy[at] * np.cos(angle[at])[:, None, None])
+    beyond = paper[at] & (off_line > BAND_PX)
+    shaded = darkened_paper(inputs[at], by=FAINTLY, paper=paper[at]) & beyond
+    line[at] = shaded.sum(axis=(1, 2)) <= CLEAN_SHARE * np.maximum(beyond.sum(axis=(1, 2)), 1)
     middle = (INNER_PX - 1) / 2
-    return LoneLines(line & clean, np.degrees(angle), mx - middle, my - middle)
+    return LoneLines(line, np.degrees(angle), mx - middle, my - middle)
