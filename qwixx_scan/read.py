@@ -249,9 +249,9 @@ LIT_FROM_AROUND = ("read crossed once the light inside it was taken as that of t
 #: player; table seed 16 photo 36, 22 degrees, blue pen) came out ``ok``
 #: with a wrong score, every network sure of a cross (0.92-0.999). Lone
 #: lines rising to the right are left alone: that is how a check's long
-#: stroke and a slash lie, and such crosses were most of the 55 sheets
-#: this rule sent to review when it took both ways (none of them
-#: wrong); falling to the right, 7 crosses were doubted.
+#: stroke and a slash lie, and such right crosses were most of the 55
+#: sheets this rule sent to review when it took both ways; falling to the
+#: right only, it doubts 7 right crosses (7 sheets fewer exact).
 SKIP_LIKE_TILT_DEG = (12.0, 25.0)
 SKIP_LIKE_OFF_PX = (4.5, 4.0)
 SKIP_LIKE_SHARE = 0.1
