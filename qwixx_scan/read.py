@@ -317,6 +317,24 @@ LIT_VOTE = 0.5
 LIT_DARKER_THAN_CROSSES = 2.5
 LIT_SHADOW = ("read crossed once the light inside it was taken as that of the paper around "
               "it, but darker than this player's crosses by far (a shadow?)")
+#: Lit from around, a light fill shows; a pen's fill does not need it. A
+#: box read crossed only once lit from around it (LIT_FROM_AROUND) is
+#: doubtful where the player's crosses read with confidence (at least
+#: own_marks.MIN_CROSSES of them) leave dark ink (their middle one
+#: PEN_DEEP_INK_MM2 of deep ink or more: a pen, not a pencil) and the box
+#: holds less than LIGHT_CROSS_SHARE of their middle one's ink. On a fresh
+#: hard table photo (foreign_photos.py --table seed 33, photo 9: 44 %
+#: exposure, a player filling boxes in red) the line through a skipped red
+#: 10 read so (0.84 as it was, 0.98 lit), 0.07 of the player's ink, and the
+#: sheet came out ``ok`` with a wrong score. Of the 139 right crosses read
+#: so over every benchmark set (14,663 sheets) 131 are pencil; of the pens'
+#: the least ink held was 0.40 of the player's (a red fill, table seed 23,
+#: photo 27). A box the light washes out (see WASHED_OUT) is left alone, as
+#: for NO_DEEP_INK: under glare (``scan_benchmark.py --spoil glare``, seed
+#: 9) two right crosses in pen read so held 0.13 of the ink.
+PEN_DEEP_INK_MM2 = 1.0
+LIT_INKLESS = ("read crossed once the light inside it was taken as that of the paper around "
+               "it, but holding far less ink than this player's pen leaves in a cross")
 #: A box read empty that holds TURN_CHECK_INK_MM2 of ink or more is read lit
 #: from around it too: a fill so even that the evening out took all of it
 #: for shade reads empty with confidence (all five networks at 0.01-0.08 on
@@ -503,6 +521,7 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
                 verdicts[i] = decide(struck_ones[i])
     verdicts = [replace(v, found_at_mm=at) for v, at in zip(verdicts, found)]
     verdicts = _doubt_dark_lit_crosses(verdicts, inputs, classifier)
+    verdicts = _doubt_inkless_lit_crosses(verdicts, crossed_p, ink_mm2, washed_out)
     verdicts = _settle_by_own_marks(verdicts, inputs, ink_mm2[:, 0], classifier)
     return {v.box_id: v for v in _doubt_empties_of_a_doubtful_sheet(verdicts)}
 
@@ -623,6 +642,22 @@ def _doubt_dark_lit_crosses(verdicts: list[BoxVerdict], inputs: np.ndarray,
             out[i] = BoxVerdict(verdicts[i].box_id, "uncertain", 0.3, LIT_SHADOW,
                                 found_at_mm=verdicts[i].found_at_mm)
     return out
+
+
+def _doubt_inkless_lit_crosses(verdicts: list[BoxVerdict], crossed_p: np.ndarray,
+                               ink_mm2: np.ndarray, washed_out: np.ndarray) -> list[BoxVerdict]:
+    """The verdicts with every box read crossed only once lit from around it
+    (LIT_FROM_AROUND) doubtful where it holds far less ink than the crosses
+    of a player writing with a pen (see PEN_DEEP_INK_MM2) and the light does
+    not wash it out (``washed_out``); ``ink_mm2`` (n x 2): ink and deep ink
+    per box."""
+    crossed = _read_crossed(crossed_p)
+    if crossed is None or float(np.median(ink_mm2[crossed, 1])) < PEN_DEEP_INK_MM2:
+        return verdicts
+    least = LIGHT_CROSS_SHARE * float(np.median(ink_mm2[crossed, 0]))
+    return [BoxVerdict(v.box_id, "uncertain", 0.3, LIT_INKLESS, found_at_mm=v.found_at_mm)
+            if v.note == LIT_FROM_AROUND and ink_mm2[i, 0] < least and not washed_out[i] else v
+            for i, v in enumerate(verdicts)]
 
 
 def _doubt_empties_of_a_doubtful_sheet(verdicts: list[BoxVerdict]) -> list[BoxVerdict]:
