@@ -496,10 +496,10 @@ def test_a_line_read_crossed_once_lit_with_little_of_a_pens_ink_is_doubtful(tmp_
     # An independent table photo (benchmarks/foreign_photos.py --table
     # --hard-share 1, seed 33, photo 9: 44 % exposure, four classic
     # sheets). A player filling boxes in red drew a red line through the
-    # skipped red 10; the networks
-    # were unsure of it (0.84) and, lit from the paper around it, read it
-    # crossed (0.98): the sheet came out ok with a wrong score. It holds 0.07
-    # of the ink the player's pen left in their crosses: doubtful now.
+    # skipped red 10; the networks were unsure of it (0.84) and, lit from
+    # the paper around it, read it crossed (0.98): the sheet came out ok
+    # with a wrong score. It holds 0.07 of the ink the player's pen left in
+    # their crosses: doubtful now.
     from qwixx_scan.read import LIT_INKLESS
 
     result, truth = independent_photo(tmp_path, 33, 9, 1.0, table=True)
