@@ -42,8 +42,14 @@ PPM = SOURCE_PX_PER_MM
 INKS = ((255, 0, 0), (110, 30, 10), (20, 20, 20), (0, 0, 220), (30, 110, 20),
         (140, 30, 120), (140, 140, 140), (0, 120, 240))
 #: Kinds of crossing mark, each drawn with constant-width straight strokes.
+#: (New kinds go last: each kind's sheets keep their seeds.) ``high-slash``:
+#: a large, thick slash rising to the right, drawn a sixth to a fifth of
+#: the box high, through the top of the box more than its middle;
+#: ``light-zigzag``: one thin, light pencil stroke zigzagging down the box. Independent photos
+#: showed both read empty with confidence (benchmarks/foreign_photos.py
+#: --table, hard seed 35 photo 37 and seed 36 photo 24).
 KINDS = ("line-x", "small-x", "big-x", "check", "slash", "circle", "fill", "thick-x",
-         "thin-x", "turned-x", "plus", "hatch")
+         "thin-x", "turned-x", "plus", "hatch", "high-slash", "light-zigzag")
 
 
 def _pt(x_mm: float, y_mm: float) -> tuple[int, int]:
@@ -95,6 +101,19 @@ def draw_mark(img: np.ndarray, r: Rect, kind: str, ink, width_mm: float,
             length = min(r.w - 1.6 - max(k, 0), r.h - 1.6 - max(-k, 0))
             if length > 0.5:
                 _line(img, a, (a[0] + length, a[1] + length), ink, min(width_mm, 0.35))
+    elif kind == "high-slash":
+        high_cy = r.y + r.h / 2 - r.h * rng.uniform(0.15, 0.22)
+        big = r.w / 2 * rng.uniform(1.15, 1.3)
+        rise = big * rng.uniform(0.55, 0.75)
+        _line(img, (cx - big, high_cy + rise), (cx + big, high_cy - rise), ink,
+              rng.uniform(0.8, 1.0))
+    elif kind == "light-zigzag":
+        pencil = (175, 175, 175)
+        step = rng.uniform(1.2, 1.8)
+        ys = np.arange(r.y + 1.0, r.y + r.h - 1.0, step / 2)
+        xs = [r.x + 1.0 if k % 2 == 0 else r.x + r.w - 1.0 for k in range(len(ys))]
+        for a, b in zip(zip(xs, ys), zip(xs[1:], ys[1:])):  # one stroke, to and fro
+            _line(img, a, b, pencil, 0.3)
     else:
         raise ValueError(kind)
 
@@ -187,15 +206,15 @@ def main() -> None:
                 examples.append(f"{kind} seed {seed} {sheet.layout} {sheet.letter}: wrong {wrong} "
                                 f"uncertain {uncertain}" + ("   <-- SILENT" if wrong and not
                                                             uncertain else ""))
-    print(f"{'marks':10} {'sheets':>6} {'boxes':>6} {'wrong':>6} {'uncertain':>9} "
+    print(f"{'marks':12} {'sheets':>6} {'boxes':>6} {'wrong':>6} {'uncertain':>9} "
           f"{'exact':>6} {'silent':>6}")
     total = Counter()
     for kind in tally:
         t = tally[kind]
         total.update(t)
-        print(f"{kind:10} {t['sheets']:6} {t['boxes']:6} {t['wrong']:6} {t['uncertain']:9} "
+        print(f"{kind:12} {t['sheets']:6} {t['boxes']:6} {t['wrong']:6} {t['uncertain']:9} "
               f"{t['exact']:6} {t['silent']:6}")
-    print(f"{'all':10} {total['sheets']:6} {total['boxes']:6} {total['wrong']:6} "
+    print(f"{'all':12} {total['sheets']:6} {total['boxes']:6} {total['wrong']:6} "
           f"{total['uncertain']:9} {total['exact']:6} {total['silent']:6}")
     examples.sort(key=lambda line: "SILENT" not in line)
     for line in examples[:args.show]:
