@@ -28,8 +28,9 @@ KIND_WEIGHTS = (0.62, 0.12, 0.12, 0.07, 0.07)
 #: Drawn only when asked for (training data): "shade", a box shaded in with
 #: even, parallel strokes inside its outline, gaps between them; "dense-shade"
 #: the same with the strokes about as far apart as they are wide, so that a
-#: pencil leaves an almost even grey over the box.
-EXTRA_KINDS = ("shade", "dense-shade")
+#: pencil leaves an almost even grey over the box; "zigzag" one stroke drawn
+#: to and fro down the box a few times, wide apart (a quick, loose fill).
+EXTRA_KINDS = ("shade", "dense-shade", "zigzag")
 _SHADES = {"shade": (1.2, 1.9), "dense-shade": (0.95, 1.25)}  # stroke spacing / width
 
 
@@ -464,6 +465,14 @@ def _scribble_shape(rng: np.random.Generator) -> list[list[tuple[float, float]]]
     return [pts]
 
 
+def _zigzag_shape(rng: np.random.Generator) -> list[list[tuple[float, float]]]:
+    passes = int(rng.integers(4, 8))
+    reach = rng.uniform(0.75, 1.0)
+    ys = np.linspace(-0.85, 0.85, passes) + rng.normal(0, 0.04, passes)
+    start = -1 if rng.random() < 0.5 else 1
+    return [[(start * (-1) ** i * reach + rng.normal(0, 0.06), y) for i, y in enumerate(ys)]]
+
+
 def _shade_shape(rng: np.random.Generator, step: float) -> list[list[tuple[float, float]]]:
     """Even strokes ``step`` apart (box half-size units) within the outline."""
     passes = max(4, int(round(1.64 / step)) + 1)
@@ -505,4 +514,4 @@ _DIGITS: dict[str, list[list[tuple[float, float]]]] = {
 }
 
 _MARK_SHAPES = {"x": _x_shape, "check": _check_shape, "slash": _slash_shape,
-                "scribble": _scribble_shape, "circle": _circle_shape}
+                "scribble": _scribble_shape, "circle": _circle_shape, "zigzag": _zigzag_shape}

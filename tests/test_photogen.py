@@ -9,6 +9,7 @@ truth file has the scan-JSON shape.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -177,6 +178,27 @@ def test_shading_covers_the_box_inside_its_outline_with_gaps(kind) -> None:
                     int((r.x + 0.15 * r.w) * ppm):int((r.x + 0.85 * r.w) * ppm)]
         assert 0.3 < inner.mean() < 0.97, f"{box_id}: {inner.mean():.2f} of the box inked"
         assert inner.any(axis=0).mean() > 0.9, f"{box_id}: not shaded across"
+
+
+def test_zigzag_runs_to_and_fro_across_the_box_loosely() -> None:
+    # "zigzag" (training data only): one stroke to and fro down the box, a
+    # quick loose fill: across the box and down it, most of it left bare.
+    sheet = load_layout("treden").sheet("A")
+    ppm = 8
+    blank = blank_sheet(sheet, ppm)
+    rng = np.random.default_rng(7)
+    truth = play_sheet(sheet, rng)
+    style = replace(random_style(rng, kind="zigzag", pen="black-ballpoint", style_mix=0.0),
+                    offset=0.0, size=0.9)
+    marked = draw_sheet_marks(blank, sheet, ppm, truth, style, rng, extras=False)
+    ink = cv2.absdiff(marked, blank).max(axis=2) > 40
+    for box_id in truth.marked:
+        r = sheet.box(box_id).rect
+        inner = ink[int((r.y + 0.1 * r.h) * ppm):int((r.y + 0.9 * r.h) * ppm),
+                    int((r.x + 0.1 * r.w) * ppm):int((r.x + 0.9 * r.w) * ppm)]
+        assert inner.any(axis=0).mean() > 0.6, f"{box_id}: not across the box"
+        assert inner.any(axis=1).mean() > 0.6, f"{box_id}: not down the box"
+        assert inner.mean() < 0.45, f"{box_id}: {inner.mean():.2f} inked, not a loose fill"
 
 
 def test_objects_laid_beside_boxes_leave_every_box_inside_visible():

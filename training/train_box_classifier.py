@@ -195,9 +195,19 @@ ODD_INKS = ((0, 120, 240), (20, 90, 220), (40, 130, 30), (140, 30, 120), (150, 6
 TURN_DEG = {"x": 45.0, "scribble": 45.0, "circle": 45.0, "check": 25.0, "slash": 12.0}
 
 
+#: With ``--wild``, ranges of the player's mark (photogen.strokes.MarkStyle):
+#: centre offset spread (box sizes; photogen draws 0.02-0.12), size (1 reaches
+#: the box edge) and a factor on the pen's width. Players in a hurry draw a
+#: large, thick slash well off the box's centre, which photogen's players
+#: seldom do; of such crosses in broad felt pen (a generate run like the
+#: one in the module docstring), the networks read 4 % under 0.5.
+WILD = {"offset": (0.05, 0.11), "size": (1.0, 1.4), "width": (1.2, 2.0)}
+
+
 def flat_sheet(seed: int, pen: str | None = None, kind: str | None = None,
                odd_ink: bool = False, turned: bool = False,
-               objects: int = 0, skip_tilt: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+               objects: int = 0, skip_tilt: float = 0.0, wild: bool = False
+               ) -> tuple[np.ndarray, np.ndarray]:
     """Inputs and labels of every box of one flat, degraded sheet; ``pen`` and
     ``kind`` force the player's pen and mark (photogen.strokes.random_style),
     ``odd_ink`` gives the pen one of :data:`ODD_INKS`, ``turned`` turns the
@@ -206,7 +216,9 @@ def flat_sheet(seed: int, pen: str | None = None, kind: str | None = None,
     keeps only the boxes they lie beside (the rest are like any flat sheet's);
     ``skip_tilt`` (degrees) has the player line every skipped number, the
     lines tilted up to that far (photogen.strokes.draw_sheet_marks_detailed),
-    and keeps only those boxes and the crossed ones."""
+    and keeps only those boxes and the crossed ones; ``wild`` draws the
+    player's marks larger, further off the box's centre and with a pen up to
+    twice as broad (see :data:`WILD`)."""
     from dataclasses import replace
 
     from photogen.play import play_sheet
@@ -228,6 +240,10 @@ def flat_sheet(seed: int, pen: str | None = None, kind: str | None = None,
     style = random_style(rng, hard=hard or rng.random() < 0.3, style_mix=0.25, pen=pen, kind=kind)
     if odd_ink:
         style = replace(style, ink_bgr=ODD_INKS[int(rng.integers(len(ODD_INKS)))])
+    if wild:
+        style = replace(style, offset=float(rng.uniform(*WILD["offset"])),
+                        size=float(rng.uniform(*WILD["size"])),
+                        width_mm=style.width_mm * float(rng.uniform(*WILD["width"])))
     if turned:
         limit = TURN_DEG[style.kind]
         style = replace(style, slant_deg=float(rng.uniform(-limit, limit)), second_kind=None,
@@ -317,12 +333,12 @@ def _scanned_boxes(jpeg: bytes, truth: dict) -> tuple[np.ndarray, np.ndarray]:
     return np.concatenate(xs), np.concatenate(ys)
 
 
-def _job(job: tuple[str, int, str | None, str | None, bool, bool, int, float]
+def _job(job: tuple[str, int, str | None, str | None, bool, bool, int, float, bool]
          ) -> tuple[str, int, np.ndarray, np.ndarray]:
-    kind, seed, pen, mark, odd_ink, turned, objects, skip_tilt = job
+    kind, seed, pen, mark, odd_ink, turned, objects, skip_tilt, wild = job
     cv2.setNumThreads(1)
     if kind == "flat":
-        x, y = flat_sheet(seed, pen, mark, odd_ink, turned, objects, skip_tilt)
+        x, y = flat_sheet(seed, pen, mark, odd_ink, turned, objects, skip_tilt, wild)
     else:
         x, y = (foreign_sheets if kind == "foreign" else photo_sheets)(seed)
     return kind, seed, x, y
@@ -331,7 +347,7 @@ def _job(job: tuple[str, int, str | None, str | None, bool, bool, int, float]
 def generate(out: Path, flat: int, photos: int, jobs: int, start: int,
              pens: list[str] | None = None, marks: list[str] | None = None,
              odd_inks: bool = False, turned: bool = False, objects: int = 0,
-             skip_tilt: float = 0.0, foreign: int = 0) -> None:
+             skip_tilt: float = 0.0, foreign: int = 0, wild: bool = False) -> None:
     """``foreign``: photos of benchmarks/foreign_photos.py as well (see
     :func:`foreign_sheets`); ``pens``/``marks``: the flat sheets cycle through these pens and mark
     kinds instead of drawing them at photogen's odds (more data where the
@@ -339,15 +355,15 @@ def generate(out: Path, flat: int, photos: int, jobs: int, start: int,
     ``turned``: their marks are turned (see :data:`TURN_DEG`); ``objects``:
     up to that many dice and pens lie beside boxes of each flat sheet;
     ``skip_tilt``: lines through skipped numbers tilted up to that many
-    degrees (see :func:`flat_sheet`)."""
+    degrees, ``wild``: marks drawn wilder (see :func:`flat_sheet`)."""
     out.mkdir(parents=True, exist_ok=True)
     pens, marks = pens or [None], marks or [None]
     work = [("flat", SEED_BASE + start + k, pens[k % len(pens)],
-             marks[k // len(pens) % len(marks)], odd_inks, turned, objects, skip_tilt)
+             marks[k // len(pens) % len(marks)], odd_inks, turned, objects, skip_tilt, wild)
             for k in range(flat)] + \
-           [("photo", SEED_BASE + 50_000 + start + k, None, None, False, False, 0, 0.0)
+           [("photo", SEED_BASE + 50_000 + start + k, None, None, False, False, 0, 0.0, False)
             for k in range(photos)] + \
-           [("foreign", SEED_BASE + 60_000 + start + k, None, None, False, False, 0, 0.0)
+           [("foreign", SEED_BASE + 60_000 + start + k, None, None, False, False, 0, 0.0, False)
             for k in range(foreign)]
     xs, ys, seeds, kinds = [], [], [], []
     t0 = time.time()
@@ -667,6 +683,8 @@ def main() -> None:
     g.add_argument("--skip-tilt", type=float, default=0.0, metavar="DEG",
                    help="flat sheets' players line every skipped number, tilted up to DEG "
                         "degrees; only those boxes and the crossed ones are kept")
+    g.add_argument("--wild", action="store_true",
+                   help="flat sheets' marks larger, further off centre, in broader pens")
     t = sub.add_parser("train")
     t.add_argument("--data", type=Path, required=True)
     t.add_argument("--epochs", type=int, default=8)
@@ -699,7 +717,8 @@ def main() -> None:
         parser.error("--skip-tilt must be 0 to 45 degrees")
     if args.command == "generate":
         generate(args.out, args.flat, args.photos, args.jobs, args.start, args.pen, args.mark,
-                 args.odd_inks, args.turned, args.objects, args.skip_tilt, args.foreign)
+                 args.odd_inks, args.turned, args.objects, args.skip_tilt, args.foreign,
+                 args.wild)
     elif args.command == "train":
         train(args.data, args.epochs, args.threads, args.member, args.seed)
     elif args.command == "tune":
