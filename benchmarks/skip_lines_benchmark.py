@@ -39,7 +39,7 @@ from photogen.strokes import draw_sheet_marks_detailed, random_style  # noqa: E4
 from qwixx_scan.blank import blank_reference  # noqa: E402
 from qwixx_scan.box_model import box_classifier  # noqa: E402
 from qwixx_scan.box_inputs import box_inputs  # noqa: E402
-from qwixx_scan.read import CROSSED_P, EMPTY_P, _skip_like_crosses  # noqa: E402
+from qwixx_scan.read import CROSSED_P, EMPTY_P, _read_crossed, _skip_like_crosses  # noqa: E402
 from reader_benchmark import READ_PX_PER_MM, degrade, drawn_sheet  # noqa: E402
 from train_box_classifier import wide_degradation  # noqa: E402
 
@@ -75,7 +75,8 @@ def main() -> None:
         rectified = degrade(image, PPM, degradation, np.random.default_rng(k))
         inputs, _ = box_inputs(rectified, sheet, blank_reference(sheet, READ_PX_PER_MM))
         p = classifier.crossed_probability(inputs)
-        like = _skip_like_crosses(inputs, p, np.array([b.kind == "number" for b in sheet.boxes]))
+        like = _skip_like_crosses(inputs, _read_crossed(p),
+                                  np.array([b.kind == "number" for b in sheet.boxes]))
         ids = [b.id for b in sheet.boxes]
         for box_id, tilt in report.skip_tilts.items():
             tilts.append(abs(tilt))

@@ -493,9 +493,10 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
     inkless = np.flatnonzero((crossed_p >= CROSSED_P) & (ink_mm2[:, 0] < CROSSED_MIN_INK_MM2))
     if len(inkless):
         unanimous[inkless] = sure_of_a_cross(classifier.each_probability(inputs[inkless]))
-    light_doubted = _light_crosses_doubted(inputs, crossed_p, ink_mm2[:, 0], classifier)
-    no_deep_ink = _narrow_crosses_without_deep_ink(crossed_p, ink_mm2[:, 1], washed)
-    skip_like = _skip_like_crosses(inputs, crossed_p,
+    theirs = _read_crossed(crossed_p)
+    light_doubted = _light_crosses_doubted(inputs, theirs, ink_mm2[:, 0], classifier)
+    no_deep_ink = _narrow_crosses_without_deep_ink(theirs, crossed_p, ink_mm2[:, 1], washed)
+    skip_like = _skip_like_crosses(inputs, theirs,
                                    np.array([box.kind == "number" for box in sheet.boxes]))
     per_box = dict(crossed_p=crossed_p, ink_mm2=ink_mm2[:, 0], deep_ink_mm2=ink_mm2[:, 1],
                    highest_p=highest_p, highest_view_p=_measured(highest_view_p),
@@ -521,7 +522,7 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
                 verdicts[i] = decide(struck_ones[i])
     verdicts = [replace(v, found_at_mm=at) for v, at in zip(verdicts, found)]
     verdicts = _doubt_dark_lit_crosses(verdicts, inputs, classifier)
-    verdicts = _doubt_inkless_lit_crosses(verdicts, crossed_p, ink_mm2, washed_out)
+    verdicts = _doubt_inkless_lit_crosses(verdicts, theirs, ink_mm2, washed_out)
     verdicts = _settle_by_own_marks(verdicts, inputs, ink_mm2[:, 0], classifier)
     return {v.box_id: v for v in _doubt_empties_of_a_doubtful_sheet(verdicts)}
 
@@ -572,13 +573,12 @@ def _read_crossed(crossed_p: np.ndarray) -> np.ndarray | None:
     return crossed if np.count_nonzero(crossed) >= MIN_CROSSES else None
 
 
-def _light_crosses_doubted(inputs: np.ndarray, crossed_p: np.ndarray, ink_mm2: np.ndarray,
-                           classifier) -> np.ndarray:
+def _light_crosses_doubted(inputs: np.ndarray, crossed: np.ndarray | None,
+                           ink_mm2: np.ndarray, classifier) -> np.ndarray:
     """Per box, whether it is read crossed with far less ink than the
-    player's crosses and a deciding network doubts it in a mirrored view
-    (see LIGHT_CROSS_SHARE)."""
-    doubted = np.zeros(len(crossed_p), bool)
-    crossed = _read_crossed(crossed_p)
+    player's crosses (``crossed``, see :func:`_read_crossed`) and a deciding
+    network doubts it in a mirrored view (see LIGHT_CROSS_SHARE)."""
+    doubted = np.zeros(len(ink_mm2), bool)
     if crossed is None:
         return doubted
     light = np.flatnonzero(crossed & (ink_mm2 < LIGHT_CROSS_SHARE * np.median(ink_mm2[crossed])))
@@ -588,33 +588,34 @@ def _light_crosses_doubted(inputs: np.ndarray, crossed_p: np.ndarray, ink_mm2: n
     return doubted
 
 
-def _skip_like_crosses(inputs: np.ndarray, crossed_p: np.ndarray,
+def _skip_like_crosses(inputs: np.ndarray, crossed: np.ndarray | None,
                        numbered: np.ndarray) -> np.ndarray:
     """Per box, whether it is a number box (``numbered``) read crossed whose
     mark looks like a line through a skipped number on a sheet whose
-    player's crosses are not lone lines (see SKIP_LIKE_TILT_DEG)."""
-    crossed = _read_crossed(crossed_p)
+    player's crosses (``crossed``, see :func:`_read_crossed`) are not lone
+    lines (see SKIP_LIKE_TILT_DEG)."""
     if crossed is None:
-        return np.zeros(len(crossed_p), bool)
+        return np.zeros(len(numbered), bool)
     at = np.flatnonzero(crossed)
     line = lone_lines(inputs[at])
     if np.mean(line.found) > SKIP_LIKE_SHARE:
-        return np.zeros(len(crossed_p), bool)
+        return np.zeros(len(numbered), bool)
     low, high = SKIP_LIKE_TILT_DEG  # (+: falling to the right, y down)
     like = (line.found & (line.tilt_deg >= low) & (line.tilt_deg <= high)
             & (np.abs(line.off_x) <= SKIP_LIKE_OFF_PX[0])
             & (np.abs(line.off_y) <= SKIP_LIKE_OFF_PX[1]))
-    out = np.zeros(len(crossed_p), bool)
+    out = np.zeros(len(numbered), bool)
     out[at[like]] = True
     return out & numbered
 
 
-def _narrow_crosses_without_deep_ink(crossed_p: np.ndarray, deep_ink_mm2: np.ndarray,
+def _narrow_crosses_without_deep_ink(crossed: np.ndarray | None, crossed_p: np.ndarray,
+                                     deep_ink_mm2: np.ndarray,
                                      washed_out: np.ndarray) -> np.ndarray:
     """Per box, whether it is read crossed only narrowly holding almost
-    none of the deep ink of a dark pen's crosses, where the light does not
-    wash it out (``washed_out``, see NARROW_CROSS_P)."""
-    crossed = _read_crossed(crossed_p)
+    none of the deep ink of a dark pen's crosses (the player's, ``crossed``,
+    see :func:`_read_crossed`), where the light does not wash it out
+    (``washed_out``, see NARROW_CROSS_P)."""
     if crossed is None:
         return np.zeros(len(crossed_p), bool)
     typical = float(np.median(deep_ink_mm2[crossed]))
@@ -644,14 +645,13 @@ def _doubt_dark_lit_crosses(verdicts: list[BoxVerdict], inputs: np.ndarray,
     return out
 
 
-def _doubt_inkless_lit_crosses(verdicts: list[BoxVerdict], crossed_p: np.ndarray,
+def _doubt_inkless_lit_crosses(verdicts: list[BoxVerdict], crossed: np.ndarray | None,
                                ink_mm2: np.ndarray, washed_out: np.ndarray) -> list[BoxVerdict]:
     """The verdicts with every box read crossed only once lit from around it
     (LIT_FROM_AROUND) doubtful where it holds far less ink than the crosses
-    of a player writing with a pen (see PEN_DEEP_INK_MM2) and the light does
-    not wash it out (``washed_out``); ``ink_mm2`` (n x 2): ink and deep ink
-    per box."""
-    crossed = _read_crossed(crossed_p)
+    (``crossed``, see :func:`_read_crossed`) of a player writing with a pen
+    (see PEN_DEEP_INK_MM2) and the light does not wash it out
+    (``washed_out``); ``ink_mm2`` (n x 2): ink and deep ink per box."""
     if crossed is None or float(np.median(ink_mm2[crossed, 1])) < PEN_DEEP_INK_MM2:
         return verdicts
     least = LIGHT_CROSS_SHARE * float(np.median(ink_mm2[crossed, 0]))

@@ -777,23 +777,26 @@ def test_a_box_not_seen_is_doubtful_whatever_the_networks_say():
 
 def test_a_narrow_cross_without_a_dark_pens_deep_ink_is_doubtful():
     from qwixx_scan.read import (DARK_PEN_DEEP_INK_MM2, NARROW_CROSS_P, NO_DEEP_INK,
-                                 _narrow_crosses_without_deep_ink)
+                                 _narrow_crosses_without_deep_ink, _read_crossed)
+
+    def narrow(crossed_p, deep, washed):
+        return _narrow_crosses_without_deep_ink(_read_crossed(crossed_p), crossed_p, deep, washed)
 
     # Four dark crosses (deep ink 14 mm^2), then narrow and sure crosses with
     # no deep ink, and an empty box.
     crossed_p = np.array([1.0, 1.0, 0.99, 1.0, NARROW_CROSS_P - 0.03, 0.999, 0.02])
     deep = np.array([14.0, 15.0, 13.0, 14.0, 0.1, 0.0, 0.0])
     lit = np.zeros(len(deep), bool)
-    assert _narrow_crosses_without_deep_ink(crossed_p, deep, lit).tolist() == [
+    assert narrow(crossed_p, deep, lit).tolist() == [
         False, False, False, False, True, False, False]
     # Glare washes the ink out with the print: no dark ink is to be expected there.
     glare = np.arange(len(deep)) == 4
-    assert not _narrow_crosses_without_deep_ink(crossed_p, deep, glare).any()
+    assert not narrow(crossed_p, deep, glare).any()
     # A pencil player's crosses hold little deep ink anyway: nothing to compare with.
     pale = np.where(deep > 1, DARK_PEN_DEEP_INK_MM2 - 1, deep)
-    assert not _narrow_crosses_without_deep_ink(crossed_p, pale, lit).any()
+    assert not narrow(crossed_p, pale, lit).any()
     # Too few crosses to tell what the player's look like.
-    assert not _narrow_crosses_without_deep_ink(crossed_p[3:], deep[3:], lit[3:]).any()
+    assert not narrow(crossed_p[3:], deep[3:], lit[3:]).any()
     verdict = verdict_of("green-11", 0.91, 8.9, 0.16, no_deep_ink=True)
     assert (verdict.state, verdict.note, verdict.lean) == ("uncertain", NO_DEEP_INK, "crossed")
 

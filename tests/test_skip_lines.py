@@ -102,14 +102,14 @@ def x_mark(im):
 
 
 def test_a_cross_like_a_tilted_skip_line_is_doubtful_where_the_player_crosses_otherwise():
-    from qwixx_scan.read import _skip_like_crosses
+    from qwixx_scan.read import _read_crossed, _skip_like_crosses
 
     c = INPUT_PX // 2
 
     def doubted(mark, numbered=True, crosses=x_mark, n=27):
         """Whether ``mark`` is doubted beside ``n`` boxes marked ``crosses``."""
         inputs = boxes_with(*([crosses] * n + [mark]))
-        return bool(_skip_like_crosses(inputs, np.full(n + 1, 0.99),
+        return bool(_skip_like_crosses(inputs, _read_crossed(np.full(n + 1, 0.99)),
                                        np.array([True] * n + [numbered]))[-1])
 
     falling = line(c - 11, c - 4, c + 11, c + 4)  # 20 degrees through the middle

@@ -368,10 +368,11 @@ def generate(out: Path, flat: int, photos: int, jobs: int, start: int,
              odd_inks: bool = False, turned: bool = False, objects: int = 0,
              skip_tilt: float = 0.0, foreign: int = 0, wild: bool = False) -> None:
     """``foreign``: photos of benchmarks/foreign_photos.py as well (see
-    :func:`foreign_sheets`); ``pens``/``marks``: the flat sheets cycle through these pens and mark
-    kinds instead of drawing them at photogen's odds (more data where the
-    reader is weak; the sheets held out, seed % 10 == 0, meet every pen
-    only where the number of pens given is odd and no multiple of 5); ``odd_inks``: their pens write in :data:`ODD_INKS`;
+    :func:`foreign_sheets`); ``pens``/``marks``: the flat sheets cycle
+    through these pens and mark kinds instead of drawing them at photogen's
+    odds (more data where the reader is weak; the sheets held out, seed % 10
+    == 0, meet every pen only where the number of pens given is odd and no
+    multiple of 5); ``odd_inks``: their pens write in :data:`ODD_INKS`;
     ``turned``: their marks are turned (see :data:`TURN_DEG`); ``objects``:
     up to that many dice and pens lie beside boxes of each flat sheet;
     ``skip_tilt``: lines through skipped numbers tilted up to that many
