@@ -286,16 +286,39 @@ def _too_few_markers(group: MarkerGroup, size_mm: tuple[float, float],
                 f"{'it is' if len(group.hits) == 1 else 'they are'} tiny in the picture: "
                 "photograph the sheet from closer, so that it fills at least a fifth of the "
                 "picture")
-    mm = np.vstack([marker_rect_corners_mm(k, size_mm) for k in group.hits])
-    px = np.vstack([h.corners for h in group.hits.values()])
-    affine, _ = cv2.estimateAffine2D(mm.astype(np.float32), px.astype(np.float32))
-    if affine is not None:
-        fit = SheetFit(np.vstack([affine, [0, 0, 1]]), 0.0, 0.0, len(group.hits))
-        sides = outside_sides(fit, (0, 0, size_mm[0], size_mm[1]), image_size, margin_px=-2)
-        if sides:
-            return _cut_off_message(where, sides)
+    sides = _sides_outside_by_markers(group, size_mm, image_size)
+    if sides:
+        return _cut_off_message(where, sides)
     return (f"{where}: only {_markers_visible(len(group.hits))} ({seen}); at least 3 are "
             "needed: uncover the corners, avoid glare and shadow, and photograph again")
+
+
+def _sides_outside_by_markers(group: MarkerGroup, size_mm: tuple[float, float],
+                              image_size: tuple[int, int]) -> list[str]:
+    """The sheet's sides outside the picture as too few markers place it:
+    only where an affine fit and a perspective one to the markers' corners
+    both put it there. Extrapolated from the markers of one side of a sheet
+    tilted away from the camera, the affine fit alone can put the far side
+    well outside a picture that holds it whole: on a hard independent photo
+    (foreign_photos.py --hard-share 1, seed 64, photo 71: tilted 24 degrees,
+    dark, a thumb over one marker, another lost in the noise) it put a
+    corner 300 px off, past the right edge, where the two markers' eight
+    corners in perspective put it 50 px from the truth, inside."""
+    mm = np.vstack([marker_rect_corners_mm(k, size_mm) for k in group.hits]).astype(np.float32)
+    px = np.vstack([h.corners for h in group.hits.values()]).astype(np.float32)
+    sheet_mm = (0, 0, size_mm[0], size_mm[1])
+    affine, _ = cv2.estimateAffine2D(mm, px)
+    if affine is None:
+        return []
+    sides = outside_sides(SheetFit(np.vstack([affine, [0, 0, 1]]), 0.0, 0.0, len(group.hits)),
+                          sheet_mm, image_size, margin_px=-2)
+    if sides and len(group.hits) >= 2:  # a perspective fit needs more than one square's corners
+        perspective, _ = cv2.findHomography(mm, px, 0)
+        if perspective is not None:
+            seen_so = outside_sides(SheetFit(perspective, 0.0, 0.0, len(group.hits)), sheet_mm,
+                                    image_size, margin_px=-2)
+            sides = [side for side in sides if side in seen_so]
+    return sides
 
 
 def _markers_visible(count: int) -> str:

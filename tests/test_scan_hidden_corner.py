@@ -649,3 +649,19 @@ def test_a_table_sheet_whose_markers_are_lost_in_noise_is_looked_for_again(tmp_p
         (want,) = [t for t in truth["sheets"] if t["letter"] == sheet.sheet.letter]
         if sheet.status == "ok":
             assert set(sheet.marked) == set(want["marked"])
+
+
+def test_a_sheet_tilted_away_with_two_markers_seen_is_not_called_cut_off(tmp_path):
+    # A hard independent photo (foreign_photos.py --hard-share 1, seed 64,
+    # photo 71: tilted 24 degrees, 37 % exposure, noise 10, a thumb over one
+    # marker): only the two markers of the sheet's near side are found, and
+    # extrapolated from them alone the far side lay past the picture's right
+    # edge, so the user was told the sheet was cut off; it lies whole in the
+    # picture. The message now says what is wrong: too few markers seen.
+    result, truth = independent_photo(tmp_path, 64, 71, 1.0)
+    (want,) = truth["sheets"]
+    width, height = truth["photo"]["size"]
+    assert all(0 <= x < width and 0 <= y < height for x, y in want["corners_px"])
+    assert result.sheets == []
+    assert "outside the picture" not in result.error
+    assert "only 2 of the 4 corner markers" in result.error and "uncover" in result.error
