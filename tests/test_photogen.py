@@ -159,23 +159,33 @@ def test_the_printer_is_drawn_apart_from_the_scene_and_recorded() -> None:
     assert drawn.jpeg != forced.jpeg
 
 
+def _crossed_insides_inked(sheet, seed: int, style_for, *, ink_level: int, inset: float):
+    """Per box a player crossed on a blank ``sheet`` (8 px/mm) in the style
+    ``style_for(rng)`` gives: its id and which pixels of its inside (``inset``
+    of its size in from each edge) the marks darkened by more than ``ink_level``."""
+    ppm = 8
+    blank = blank_sheet(sheet, ppm)
+    rng = np.random.default_rng(seed)
+    truth = play_sheet(sheet, rng)
+    style = style_for(rng)
+    marked = draw_sheet_marks(blank, sheet, ppm, truth, style, rng, extras=False)
+    ink = cv2.absdiff(marked, blank).max(axis=2) > ink_level
+    for box_id in truth.marked:
+        r = sheet.box(box_id).rect
+        yield box_id, ink[int((r.y + inset * r.h) * ppm):int((r.y + (1 - inset) * r.h) * ppm),
+                          int((r.x + inset * r.w) * ppm):int((r.x + (1 - inset) * r.w) * ppm)]
+
+
 @pytest.mark.parametrize("kind", ["shade", "dense-shade"])
 def test_shading_covers_the_box_inside_its_outline_with_gaps(kind) -> None:
     # "shade" and "dense-shade" (training data only): a box shaded in with
     # even strokes, as players fill a box lightly with a pencil; the
     # networks read it poorly.
-    sheet = load_layout("kettingen").sheet("B")
-    ppm = 8
-    blank = blank_sheet(sheet, ppm)
-    rng = np.random.default_rng(5)
-    truth = play_sheet(sheet, rng)
-    style = random_style(rng, kind=kind, pen="pencil", style_mix=0.0)
-    marked = draw_sheet_marks(blank, sheet, ppm, truth, style, rng, extras=False)
-    ink = cv2.absdiff(marked, blank).max(axis=2) > 12
-    for box_id in truth.marked:
-        r = sheet.box(box_id).rect
-        inner = ink[int((r.y + 0.15 * r.h) * ppm):int((r.y + 0.85 * r.h) * ppm),
-                    int((r.x + 0.15 * r.w) * ppm):int((r.x + 0.85 * r.w) * ppm)]
+    def pencil(rng):
+        return random_style(rng, kind=kind, pen="pencil", style_mix=0.0)
+
+    for box_id, inner in _crossed_insides_inked(load_layout("kettingen").sheet("B"), 5, pencil,
+                                                 ink_level=12, inset=0.15):
         assert 0.3 < inner.mean() < 0.97, f"{box_id}: {inner.mean():.2f} of the box inked"
         assert inner.any(axis=0).mean() > 0.9, f"{box_id}: not shaded across"
 
@@ -183,19 +193,12 @@ def test_shading_covers_the_box_inside_its_outline_with_gaps(kind) -> None:
 def test_zigzag_runs_to_and_fro_across_the_box_loosely() -> None:
     # "zigzag" (training data only): one stroke to and fro down the box, a
     # quick loose fill: across the box and down it, most of it left bare.
-    sheet = load_layout("treden").sheet("A")
-    ppm = 8
-    blank = blank_sheet(sheet, ppm)
-    rng = np.random.default_rng(7)
-    truth = play_sheet(sheet, rng)
-    style = replace(random_style(rng, kind="zigzag", pen="black-ballpoint", style_mix=0.0),
-                    offset=0.0, size=0.9)
-    marked = draw_sheet_marks(blank, sheet, ppm, truth, style, rng, extras=False)
-    ink = cv2.absdiff(marked, blank).max(axis=2) > 40
-    for box_id in truth.marked:
-        r = sheet.box(box_id).rect
-        inner = ink[int((r.y + 0.1 * r.h) * ppm):int((r.y + 0.9 * r.h) * ppm),
-                    int((r.x + 0.1 * r.w) * ppm):int((r.x + 0.9 * r.w) * ppm)]
+    def centred_zigzag(rng):
+        return replace(random_style(rng, kind="zigzag", pen="black-ballpoint", style_mix=0.0),
+                       offset=0.0, size=0.9)
+
+    for box_id, inner in _crossed_insides_inked(load_layout("treden").sheet("A"), 7,
+                                                 centred_zigzag, ink_level=40, inset=0.1):
         assert inner.any(axis=0).mean() > 0.6, f"{box_id}: not across the box"
         assert inner.any(axis=1).mean() > 0.6, f"{box_id}: not down the box"
         assert inner.mean() < 0.45, f"{box_id}: {inner.mean():.2f} inked, not a loose fill"
