@@ -142,8 +142,8 @@ def detect_markers(gray: np.ndarray, colour: np.ndarray | None = None, *,
     same picture in BGR) in its lightest channel (see
     :func:`_lightest_channel`), then with thin dark lines closed (see
     INK_CLOSINGS_PX), then in the lightest channel at the full size. The
-    corners are refined with ``cv2.cornerSubPix`` on
-    ``gray`` and returned in its px coordinates.
+    corners are refined with ``cv2.cornerSubPix`` on ``gray`` and returned
+    in its px coordinates.
     """
     def found_enough(found: list[MarkerHit]) -> bool:
         return len(found) >= 3 and (enough is None or not _some_marker_missing(found)

@@ -303,7 +303,7 @@ def _sides_outside_by_markers(group: MarkerGroup, size_mm: tuple[float, float],
     (foreign_photos.py --hard-share 1, seed 64, photo 71: tilted 24 degrees,
     dark, a thumb over one marker, another lost in the noise) it put a
     corner 300 px off, past the right edge, where the two markers' eight
-    corners in perspective put it 50 px from the truth, inside."""
+    corners in perspective put it 70 px from the truth, inside."""
     mm = np.vstack([marker_rect_corners_mm(k, size_mm) for k in group.hits]).astype(np.float32)
     px = np.vstack([h.corners for h in group.hits.values()]).astype(np.float32)
     sheet_mm = (0, 0, size_mm[0], size_mm[1])
