@@ -45,9 +45,10 @@ INKS = ((255, 0, 0), (110, 30, 10), (20, 20, 20), (0, 0, 220), (30, 110, 20),
 #: (New kinds go last: each kind's sheets keep their seeds.) ``high-slash``:
 #: a large, thick slash rising to the right, drawn a sixth to a fifth of
 #: the box high, through the top of the box more than its middle;
-#: ``light-zigzag``: one thin, light pencil stroke zigzagging down the box. Independent photos
-#: showed both read empty with confidence (benchmarks/foreign_photos.py
-#: --table, hard seed 35 photo 37 and seed 36 photo 24).
+#: ``light-zigzag``: one thin, light pencil stroke zigzagging down the box.
+#: Independent photos showed both read empty with confidence
+#: (benchmarks/foreign_photos.py --table, hard seed 35 photo 37 and seed 36
+#: photo 24).
 KINDS = ("line-x", "small-x", "big-x", "check", "slash", "circle", "fill", "thick-x",
          "thin-x", "turned-x", "plus", "hatch", "high-slash", "light-zigzag")
 

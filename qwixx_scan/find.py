@@ -167,9 +167,10 @@ def detect_markers(gray: np.ndarray, colour: np.ndarray | None = None, *,
         # Harsh light or shadows: stretch local contrast and look once more.
         clahe = cv2.createCLAHE(clipLimit=3.0, tileGridSize=(8, 8))
         hits = _merge_hits(hits, _detect_at(clahe.apply(gray), divisor, _THOROUGH_WINDOWS))
+    lightest = None
     if not found_enough(hits) and colour is not None:
-        hits = _merge_hits(hits, _detect_at(_lightest_channel(colour), divisor,
-                                            _THOROUGH_WINDOWS))
+        lightest = _lightest_channel(colour)
+        hits = _merge_hits(hits, _detect_at(lightest, divisor, _THOROUGH_WINDOWS))
     for size in INK_CLOSINGS_PX:
         if found_enough(hits):
             break
@@ -178,12 +179,12 @@ def detect_markers(gray: np.ndarray, colour: np.ndarray | None = None, *,
         kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (size, size))
         closed = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, kernel)
         hits = _merge_hits(hits, _detect_at(closed, divisor, _THOROUGH_WINDOWS))
-    if not found_enough(hits) and colour is not None and divisor > 1:
+    if not found_enough(hits) and lightest is not None and divisor > 1:
         # A dim, noisy picture with a stroke over a marker: shrunk, the
         # marker's dim white cells drown in the noise (independent hard seed
         # 64, photo 71: 37 % exposure, noise 10 of 255, a blue line across
         # the marker, a thumb over another; found only here).
-        hits = _merge_hits(hits, _detect_at(_lightest_channel(colour), 1, _THOROUGH_WINDOWS))
+        hits = _merge_hits(hits, _detect_at(lightest, 1, _THOROUGH_WINDOWS))
     return [_refine(gray, h) for h in hits]
 
 
