@@ -10,8 +10,9 @@ paler, grey and colour-shifted prints, inks of every shade, boxes hatched
 solid, and more of them; ``c`` from more photos and longer; ``d`` also from
 many more pencil marks and coloured felt pens; ``e`` also from marks turned
 as far as a plus; ``a`` to ``d`` were then taught boxes shaded in lightly
-with even strokes, and all five boxes shaded in almost evenly, keeping their
-verdicts elsewhere). ``b``, ``c`` and ``d`` decide together: the box's
+with even strokes, all five boxes shaded in almost evenly, and then marks
+drawn wild (larger, off centre, broad pens), keeping their verdicts
+elsewhere). ``b``, ``c`` and ``d`` decide together: the box's
 probability is the middle one of their three, so no single network decides
 alone (on the 800 fresh benchmark photos of seeds 5, 7, 9 and 10, with the
 checks below and in read.py: 771 sheets read exactly where the mean of ``b``
@@ -29,6 +30,7 @@ what is print.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -133,6 +135,18 @@ def network_path(members: str) -> Path:
     return MODELS / f"box_classifier_{members}.onnx"
 
 
+@dataclass(frozen=True)
+class CrossedReading:
+    """Per box: P(crossed) (``p``, see :meth:`BoxClassifier.crossed_probability`),
+    the deciding networks' median (``median``) and whether ``p`` is a toss-up
+    only because a mirrored view doubted a cross one decider leaned against
+    (``mirrored_doubt``, see SPLIT)."""
+
+    p: np.ndarray
+    median: np.ndarray
+    mirrored_doubt: np.ndarray
+
+
 class BoxClassifier:
     """Wraps the networks, run as the joined graphs of GROUPS on a sheet's
     boxes, BATCH boxes a run."""
@@ -187,8 +201,16 @@ class BoxClassifier:
         decider's doubt (see SPLIT), are looked at mirrored too. ``inked``
         (bool per box): boxes that hold some ink, never read empty on the
         first networks' word alone (see PENCIL_LEAN)."""
+        reading = self.crossed_reading(inputs, inked)
+        return reading.p, reading.median
+
+    def crossed_reading(self, inputs: np.ndarray,
+                        inked: np.ndarray | None = None) -> CrossedReading:
+        """What :meth:`crossed_probability_and_median` gives, and which boxes
+        its mirrored views doubted over one decider's doubt (see SPLIT)."""
         if len(inputs) == 0:
-            return np.zeros(0, np.float32), np.zeros(0, np.float32)
+            return CrossedReading(np.zeros(0, np.float32), np.zeros(0, np.float32),
+                                  np.zeros(0, bool))
         blob = np.ascontiguousarray(inputs, np.float32)
         p = self._first.probabilities(blob)
         crossed, empty = p.min(axis=0) >= AGREED, p.max(axis=0) <= 1 - AGREED
@@ -222,7 +244,10 @@ class BoxClassifier:
             doubted = look[n:] < AGREED
             out[split] = np.where(doubted, 0.5, out[split])
             median[split] = np.where(doubted, look_median[n:], median[split])
-        return out, median
+            split = split[doubted]
+        mirrored_doubt = np.zeros(len(out), bool)
+        mirrored_doubt[split] = True
+        return CrossedReading(out, median, mirrored_doubt)
 
     def _mirrored_look(self, blob: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """P(crossed) and the deciders' median for boxes the networks are

@@ -590,6 +590,9 @@ def test_a_box_read_crossed_when_lit_from_around_it_is_crossed():
     assert verdict.state == "crossed" and verdict.note == LIT_FROM_AROUND
     # ... only where they are sure of it then,
     assert verdict_of("red-2", 0.5, 12.0, 0.5, median_p=0.95, lit_p=0.6).state == "uncertain"
+    # not where a mirrored view found a mark some network has not learned,
+    assert verdict_of("red-2", 0.5, 12.0, 0.5, median_p=0.95, lit_p=0.97,
+                      mirrored_doubt=True).state == "uncertain"
     # and only with ink in the box,
     assert verdict_of("red-2", 0.5, 0.0, 0.0, lit_p=0.97).state == "uncertain"
     # never against a sure verdict of the box as first read,

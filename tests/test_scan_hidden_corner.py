@@ -611,13 +611,16 @@ def test_printed_chain_circles_read_narrowly_crossed_in_a_dark_photo_are_doubtfu
     # blue pen. The printed circles round both ends of a Kettingen chain
     # (green 11, blue 11) read crossed at 0.91-0.92, and the chain rule
     # cannot object to a pair: the sheet came out ok with a wrong score.
-    # They hold almost none of the dark ink of the player's circles.
+    # They hold almost none of the dark ink of the player's circles. (Since
+    # the networks were tuned on wild marks green 11 reads 0.96, no longer
+    # narrowly: crossed beside its doubtful partner, it breaks a rule.)
     from qwixx_scan.read import NO_DEEP_INK
 
     sheet, expected = independent_photo_sheet(tmp_path, 43, 87, 1.0)
     for box in ("green-11", "blue-11"):
         assert box not in expected["marked"]
-        assert (sheet.verdicts[box].state, sheet.verdicts[box].note) == ("uncertain", NO_DEEP_INK)
+        assert sheet.verdicts[box].state == "uncertain"
+    assert sheet.verdicts["blue-11"].note == NO_DEEP_INK
     assert sheet.status == "review"
     assert {b for b, v in sheet.verdicts.items() if v.state == "crossed"} <= set(expected["marked"])
 
