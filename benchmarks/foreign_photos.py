@@ -627,7 +627,6 @@ def draw_thumb(photo: np.ndarray, cam: Camera, sheet: Sheet, marker: int,
                        inward[0] * math.sin(ang) + inward[1] * math.cos(ang)])
     tip = mc + inward * rng.uniform(1.0, 7.0)  # past the marker centre: covers most or all
     length, width = rng.uniform(55, 75), rng.uniform(18, 23)
-    base = tip - inward * length
     # the thumb's outline in sheet mm, then in the photo (it lies on the paper)
     s = np.linspace(0, 1, 40)
     half_w = width / 2 * np.sqrt(np.clip(1 - (1 - np.minimum(s / 0.3, 1)) ** 2, 0, 1))
