@@ -8,11 +8,11 @@ millimetre or two. So the reader (:mod:`qwixx_scan.read`, through
 print before it reads the box:
 
 1. The whole sheet (:func:`global_correction`): every box's print is
-   looked for within +-6 mm at quarter resolution and, when most boxes
-   agree on a homography that moves them by a millimetre or more, the
-   image is warped by it; where none fits, a bend of the paper may
-   (:func:`bend_shifts`; each box is then first searched where the bend
-   puts it).
+   looked for within +-6 mm (+-9 where nothing fits) at quarter resolution
+   and, when most boxes agree on a homography that moves them by a
+   millimetre or more, the image is warped by it; where none fits, a bend
+   of the paper may (:func:`bend_shifts`; each box is then first searched
+   where the bend puts it).
 2. Each box (:func:`locate_boxes`): its printed surroundings (outline,
    number, row band) are matched against the blank sheet within +-2 mm,
    absorbing paper curl, and a box matched on the edge of that search is
@@ -48,6 +48,13 @@ TEMPLATE_MARGIN_MM = 1.2
 #: homography through at least CORRECTION_INLIERS of the boxes (within
 #: RANSAC_MM) that moves some box by CORRECTION_MIN_MM or more is applied.
 WIDE_SEARCH_MM = 6.0
+#: Where the boxes lie off within WIDE_SEARCH_MM and neither a homography
+#: nor a bend fits them, they are looked for once more within FAR_SEARCH_MM:
+#: paper bent 7 mm towards a camera tilted 36 degrees (foreign_photos.py
+#: seed 65, photo 29) moved the middle rows 8-9 mm, and the sheet, nothing
+#: found near enough, was doubted whole (52 boxes); looked for further, a
+#: bend fits and 6 boxes are doubtful, none wrong.
+FAR_SEARCH_MM = 9.0
 #: A box whose print matches best on the edge of its +-SEARCH_MM search may
 #: lie beyond it: it is looked for again around its neighbours' offset (the
 #: well-matched ones where it has two), when that is within REACH_MM of
@@ -220,12 +227,26 @@ def global_correction(photo_gray_half: np.ndarray, ref: ReaderReference,
     agree with it, and only when it moves some box by more than
     CORRECTION_MIN_MM (a good fit passes through unchanged). Where no
     homography fits, the shifts may be those of bent paper (see
-    :func:`bend_shifts`).
+    :func:`bend_shifts`); where neither fits, the boxes are looked for
+    further off (FAR_SEARCH_MM).
     """
+    quarter = cv2.resize(photo_gray_half, ref.gray_quarter.shape[::-1],
+                         interpolation=cv2.INTER_AREA)
+    correction = _correction_within(quarter, ref, boxes, WIDE_SEARCH_MM)
+    if correction is None:  # the boxes lie off, and nothing fits: further off?
+        correction = _correction_within(quarter, ref, boxes, FAR_SEARCH_MM)
+    return correction or (None, None)
+
+
+def _correction_within(quarter: np.ndarray, ref: ReaderReference, boxes: tuple[Box, ...],
+                       search_mm: float) -> tuple[np.ndarray | None, np.ndarray | None] | None:
+    """:func:`global_correction` with every box looked for within
+    ``search_mm`` of its place on ``quarter`` (the photo at the blank's
+    quarter resolution); None where the boxes lie off and neither a
+    homography nor a bend fits them."""
     template_src = ref.gray_quarter
-    quarter = cv2.resize(photo_gray_half, template_src.shape[::-1], interpolation=cv2.INTER_AREA)
     ppm = ref.px_per_mm / 4
-    search = round(WIDE_SEARCH_MM * ppm)
+    search = round(search_mm * ppm)
     margin = TEMPLATE_MARGIN_MM * ppm
     h, w = quarter.shape
     index, results, best_shifts = [], [], []
@@ -273,7 +294,7 @@ def global_correction(photo_gray_half: np.ndarray, ref: ReaderReference,
                 * _bend_support(by_hom, found[:, :, :2], found[:, :, 2]):
             bent = None
     if bent is None:
-        return hom, None
+        return None if hom is None else (hom, None)
     all_centres = np.float32([b.rect.centre for b in boxes])
     return None, bent(all_centres) * np.float32(ref.px_per_mm)
 
