@@ -557,7 +557,9 @@ def test_a_neighbours_stroke_one_network_doubts_is_not_read_as_a_sure_cross(tmp_
     # stroke of a large red check in yellow 10 of sheet D reaches into the
     # corner of the empty yellow 11. Two deciding networks read that box
     # crossed, the third leaned empty, and the sheet came out ``ok`` with a
-    # wrong score. Looked at mirrored too (box_model.SPLIT) it is doubtful.
+    # wrong score. Looked at mirrored too (box_model.SPLIT) it is doubtful,
+    # and stays so lit from around it (read.BoxEvidence.mirrored_doubt:
+    # the networks tuned on wild marks read it crossed that way).
     result, truth = independent_photo(tmp_path, 14, 37, 1.0, table=True)
     assert result.error is None and result.problems == []
     (sheet,) = [s for s in result.sheets if s.sheet.letter == "D"]
