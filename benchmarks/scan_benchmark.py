@@ -140,7 +140,7 @@ def compare(truth: dict, result: dict, tally: Counter, examples: list[str]) -> N
         sheet = load_layout(want["layout"]).sheet(want["letter"])
         tally["sheets"] += 1
         tally[f"sheets_{difficulty}"] += 1
-        got = _nearest_same_sheet(want, unmatched)
+        got = nearest_same_sheet(want, unmatched)
         if got is None:
             tally["sheets_not_read"] += 1
             examples.append(f"{truth['file']}: not read: {result['error'] or result.get('problems')}")
@@ -175,7 +175,7 @@ def _centre(corners: list) -> tuple[float, float]:
     return (sum(c[0] for c in corners) / len(corners), sum(c[1] for c in corners) / len(corners))
 
 
-def _nearest_same_sheet(want: dict, candidates: list[dict]) -> dict | None:
+def nearest_same_sheet(want: dict, candidates: list[dict]) -> dict | None:
     """The read sheet of the same layout and letter nearest to ``want`` in the
     photo (a table photo may show several classic sheets); removed from
     ``candidates`` so that no read sheet counts twice."""

@@ -337,14 +337,14 @@ def _scanned_boxes(jpeg: bytes, truth: dict) -> tuple[np.ndarray, np.ndarray]:
         f.write(jpeg)
         f.flush()
         result = scan_photo(f.name, layouts=known_layouts(), keep_images=True)
-    from scan_benchmark import _nearest_same_sheet
+    from scan_benchmark import nearest_same_sheet
 
     # matched as the benchmark matches them (a table holds several sheets of one letter)
     found = [dict(layout=s.sheet.layout, letter=s.sheet.letter, corners_px=s.corners_px, at=i)
              for i, s in enumerate(result.sheets)]
     xs, ys = [], []
     for want in truth["sheets"]:
-        got = _nearest_same_sheet(want, found)
+        got = nearest_same_sheet(want, found)
         if got is None:
             continue
         read = result.sheets[got["at"]]
