@@ -57,25 +57,35 @@ def scan(photos: list[Path], jobs: int, out: Path) -> dict[str, dict]:
     """Scan ``photos`` in ``jobs`` child processes; write their results to ``out``."""
     shares = [photos[k::jobs] for k in range(jobs) if photos[k::jobs]]
     print(f"reading {len(photos)} photos in {len(shares)} processes ...", file=sys.stderr)
-    children = [subprocess.Popen([sys.executable, str(SCAN_BENCHMARK), "--child",
-                                  *map(str, share)], stdout=subprocess.PIPE, text=True)
-                for share in shares]
     results: dict[str, dict] = {}
-    for child in children:
-        stdout, _ = child.communicate()
-        if child.returncode:
-            raise SystemExit(f"a scanning process failed (exit {child.returncode})")
-        for line in stdout.splitlines():
-            record = json.loads(line)
-            if "path" in record:
-                results[record["path"]] = record["result"]
+    with tempfile.TemporaryDirectory() as scratch:
+        # Each child writes to a file, not a pipe: a pipe read only after
+        # the first child ends fills up and stalls the others.
+        logs = [Path(scratch) / f"{k}.jsonl" for k in range(len(shares))]
+        children = []
+        for share, log in zip(shares, logs):
+            with log.open("w") as stream:
+                children.append(subprocess.Popen(
+                    [sys.executable, str(SCAN_BENCHMARK), "--child", *map(str, share)],
+                    stdout=stream))
+        failed = [child.wait() for child in children]
+        if any(failed):
+            raise SystemExit(f"a scanning process failed (exit {max(failed)})")
+        for log in logs:
+            for record in map(json.loads, log.read_text().splitlines()):
+                if "path" in record:
+                    results[record["path"]] = record["result"]
     ordered = {str(p): results[str(p)] for p in photos}
     out.parent.mkdir(parents=True, exist_ok=True)
     handle, partial = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.")
-    with os.fdopen(handle, "w") as stream:
-        for path, result in ordered.items():
-            stream.write(json.dumps({"path": path, "result": result}) + "\n")
-    os.replace(partial, out)
+    try:
+        with os.fdopen(handle, "w") as stream:
+            for path, result in ordered.items():
+                stream.write(json.dumps({"path": path, "result": result}) + "\n")
+        os.replace(partial, out)
+    except BaseException:
+        Path(partial).unlink(missing_ok=True)
+        raise
     return ordered
 
 
