@@ -91,7 +91,11 @@ def scan(photos: list[Path], jobs: int, out: Path) -> dict[str, dict]:
 
 def load(dump: Path) -> dict[str, dict]:
     """A dump's results by photo path."""
-    return {r["path"]: r["result"] for r in map(json.loads, dump.read_text().splitlines())}
+    try:
+        lines = dump.read_text().splitlines()
+    except OSError as exc:
+        raise SystemExit(f"cannot read the dump {dump}: {exc.strerror}") from None
+    return {r["path"]: r["result"] for r in map(json.loads, lines)}
 
 
 def truth_of(path: str) -> dict:
