@@ -68,6 +68,15 @@ class Degradation:
     shadow: float  # light under the shadow (1 = none)
     shadow_softness_mm: float
     cast: tuple[float, float, float]  # BGR gains (white balance error)
+    #: Noise in blotches GRAIN_PX photo pixels wide, per channel, 0..255
+    #: units: a phone's grain in dim light, brightened by its gain and
+    #: spread by demosaicing (colour speckle that the reader's downsampling
+    #: does not average away as it does pixel noise).
+    grain: float = 0.0
+
+
+#: Blotch width of Degradation.grain (photo pixels).
+GRAIN_PX = 3
 
 
 def random_degradation(rng: np.random.Generator, hard: bool) -> Degradation:
@@ -129,6 +138,9 @@ def degrade(flat: np.ndarray, src_ppm: float, d: Degradation,
         photo = cv2.GaussianBlur(photo, (0, 0), d.blur_px)
     noise_sigma = d.noise * np.sqrt(np.clip(photo, 1, 255) / 128.0)
     photo += rng.normal(0, 1, photo.shape).astype(np.float32) * noise_sigma
+    if d.grain > 0:
+        blotches = rng.normal(0, d.grain, (max(ph // GRAIN_PX, 1), max(pw // GRAIN_PX, 1), 3))
+        photo += cv2.resize(blotches.astype(np.float32), (pw, ph), interpolation=cv2.INTER_LINEAR)
     photo = np.clip(photo, 0, 255).astype(np.uint8)
     ok, jpeg = cv2.imencode(".jpg", photo, [cv2.IMWRITE_JPEG_QUALITY, d.jpeg_quality])
     photo = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)

@@ -138,6 +138,7 @@ import argparse
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -228,21 +229,47 @@ TURN_DEG = {"x": 45.0, "scribble": 45.0, "circle": 45.0, "check": 25.0, "slash":
 WILD = {"offset": (0.05, 0.11), "size": (1.0, 1.4), "width": (1.2, 2.0)}
 
 
-def flat_sheet(seed: int, pen: str | None = None, kind: str | None = None,
-               odd_ink: bool = False, turned: bool = False,
-               objects: int = 0, skip_tilt: float = 0.0, wild: bool = False
-               ) -> tuple[np.ndarray, np.ndarray]:
-    """Inputs and labels of every box of one flat, degraded sheet; ``pen`` and
-    ``kind`` force the player's pen and mark (photogen.strokes.random_style),
-    ``odd_ink`` gives the pen one of :data:`ODD_INKS`, ``turned`` turns the
-    player's marks by up to :data:`TURN_DEG`, ``objects`` lays up to that many
-    dice and pens beside boxes (photogen.scene.lay_objects_by_boxes) and
-    keeps only the boxes they lie beside (the rest are like any flat sheet's);
-    ``skip_tilt`` (degrees) has the player line every skipped number, the
-    lines tilted up to that far (photogen.strokes.draw_sheet_marks_detailed),
-    and keeps only those boxes and the crossed ones; ``wild`` draws the
-    player's marks larger, further off the box's centre and with a pen up to
-    twice as broad (see :data:`WILD`)."""
+#: With ``--grainy``, the flat sheet's photo is taken in dim light: the paper
+#: at ``exposure`` of its usual level, sensor noise
+#: (reader_benchmark.Degradation.noise) and grain in blotches (``grain``)
+#: over these ranges, JPEG quality over GRAINY_JPEG. In dark, grainy
+#: photos the networks took grain for faint marks: over 2,650 independent
+#: photos (foreign_photos.py), those with noise of 9 or more (131 photos)
+#: held as many empty boxes doubted as a "doubtful mark" (61) as the 2,519
+#: others (61).
+GRAINY = {"exposure": (0.3, 0.65), "noise": (5.0, 14.0), "grain": (4.0, 12.0)}
+GRAINY_JPEG = (45, 86)
+
+
+@dataclass(frozen=True)
+class FlatOptions:
+    """How a flat sheet of a generate run is drawn and photographed (see
+    :func:`flat_sheet`); the defaults draw it at photogen's odds."""
+
+    pen: str | None = None
+    kind: str | None = None
+    odd_ink: bool = False
+    turned: bool = False
+    objects: int = 0
+    skip_tilt: float = 0.0
+    wild: bool = False
+    grainy: bool = False
+
+
+def flat_sheet(seed: int, options: FlatOptions = FlatOptions()) -> tuple[np.ndarray, np.ndarray]:
+    """Inputs and labels of every box of one flat, degraded sheet. Options:
+    ``pen`` and ``kind`` force the player's pen and mark
+    (photogen.strokes.random_style), ``odd_ink`` gives the pen one of
+    :data:`ODD_INKS`, ``turned`` turns the player's marks by up to
+    :data:`TURN_DEG`, ``objects`` lays up to that many dice and pens beside
+    boxes (photogen.scene.lay_objects_by_boxes) and keeps only the boxes
+    they lie beside (the rest are like any flat sheet's); ``skip_tilt``
+    (degrees) has the player line every skipped number, the lines tilted up
+    to that far (photogen.strokes.draw_sheet_marks_detailed), and keeps only
+    those boxes and the crossed ones; ``wild`` draws the player's marks
+    larger, further off the box's centre and with a pen up to twice as broad
+    (see :data:`WILD`); ``grainy`` photographs the sheet in dim light (see
+    :data:`GRAINY`)."""
     from dataclasses import replace
 
     from photogen.play import play_sheet
@@ -258,32 +285,40 @@ def flat_sheet(seed: int, pen: str | None = None, kind: str | None = None,
     sheet = load_layout(layout).sheet(letter)
     if (layout, letter) not in _blanks:
         _blanks[(layout, letter)] = render_blank(sheet, 16.0)
-    truth = play_sheet(sheet, rng, illegal_share=0.1, skip_line_share=1.0) if skip_tilt \
+    o = options
+    truth = play_sheet(sheet, rng, illegal_share=0.1, skip_line_share=1.0) if o.skip_tilt \
         else play_sheet(sheet, rng, illegal_share=0.1)
     d, hard = wide_degradation(rng)
-    style = random_style(rng, hard=hard or rng.random() < 0.3, style_mix=0.25, pen=pen, kind=kind)
-    if odd_ink:
+    if o.grainy:
+        dim = float(rng.uniform(*GRAINY["exposure"]))
+        d = replace(d, cast=tuple(g * dim for g in d.cast),
+                    noise=float(rng.uniform(*GRAINY["noise"])),
+                    grain=float(rng.uniform(*GRAINY["grain"])),
+                    jpeg_quality=int(rng.integers(*GRAINY_JPEG)))
+    style = random_style(rng, hard=hard or rng.random() < 0.3, style_mix=0.25, pen=o.pen,
+                         kind=o.kind)
+    if o.odd_ink:
         style = replace(style, ink_bgr=ODD_INKS[int(rng.integers(len(ODD_INKS)))])
-    if wild:
+    if o.wild:
         style = replace(style, offset=float(rng.uniform(*WILD["offset"])),
                         size=float(rng.uniform(*WILD["size"])),
                         width_mm=style.width_mm * float(rng.uniform(*WILD["width"])))
-    if turned:
+    if o.turned:
         limit = TURN_DEG[style.kind]
         style = replace(style, slant_deg=float(rng.uniform(-limit, limit)), second_kind=None,
                         second_share=0.0)
     printed = print_sheet(_blanks[(layout, letter)], random_printer(rng))
     flat, _ = draw_sheet_marks_detailed(printed, sheet, 16.0, truth, style, rng,
-                                        skip_tilt_deg=skip_tilt or None)
+                                        skip_tilt_deg=o.skip_tilt or None)
     keep = np.ones(len(sheet.boxes), bool)
-    if skip_tilt:
+    if o.skip_tilt:
         lined_or_crossed = set(truth.skip_lined) | set(truth.marked)
         keep = np.array([b.id in lined_or_crossed for b in sheet.boxes])
-    if objects:
+    if o.objects:
         from photogen.scene import boxes_beside, lay_objects_by_boxes
         from qwixx_scan.box_inputs import WINDOW_MM
 
-        keep = boxes_beside(sheet, lay_objects_by_boxes(flat, sheet, 16.0, rng, objects),
+        keep = boxes_beside(sheet, lay_objects_by_boxes(flat, sheet, 16.0, rng, o.objects),
                             WINDOW_MM)
     rectified = degrade(flat, 16.0, d, rng)
     inputs, _ = box_inputs(rectified, sheet, blank_reference(sheet, READ_PX_PER_MM))
@@ -357,12 +392,11 @@ def _scanned_boxes(jpeg: bytes, truth: dict) -> tuple[np.ndarray, np.ndarray]:
     return np.concatenate(xs), np.concatenate(ys)
 
 
-def _job(job: tuple[str, int, str | None, str | None, bool, bool, int, float, bool]
-         ) -> tuple[str, int, np.ndarray, np.ndarray]:
-    kind, seed, pen, mark, odd_ink, turned, objects, skip_tilt, wild = job
+def _job(job: tuple[str, int, FlatOptions]) -> tuple[str, int, np.ndarray, np.ndarray]:
+    kind, seed, options = job
     cv2.setNumThreads(1)
     if kind == "flat":
-        x, y = flat_sheet(seed, pen, mark, odd_ink, turned, objects, skip_tilt, wild)
+        x, y = flat_sheet(seed, options)
     else:
         x, y = (foreign_sheets if kind == "foreign" else photo_sheets)(seed)
     return kind, seed, x, y
@@ -370,27 +404,23 @@ def _job(job: tuple[str, int, str | None, str | None, bool, bool, int, float, bo
 
 def generate(out: Path, flat: int, photos: int, jobs: int, start: int,
              pens: list[str] | None = None, marks: list[str] | None = None,
-             odd_inks: bool = False, turned: bool = False, objects: int = 0,
-             skip_tilt: float = 0.0, foreign: int = 0, wild: bool = False) -> None:
+             options: FlatOptions = FlatOptions(), foreign: int = 0) -> None:
     """``foreign``: photos of benchmarks/foreign_photos.py as well (see
     :func:`foreign_sheets`); ``pens``/``marks``: the flat sheets cycle
     through these pens and mark kinds instead of drawing them at photogen's
     odds (more data where the reader is weak; the sheets held out, seed % 10
     == 0, meet every pen only where the number of pens given is odd and no
-    multiple of 5); ``odd_inks``: their pens write in :data:`ODD_INKS`;
-    ``turned``: their marks are turned (see :data:`TURN_DEG`); ``objects``:
-    up to that many dice and pens lie beside boxes of each flat sheet;
-    ``skip_tilt``: lines through skipped numbers tilted up to that many
-    degrees, ``wild``: marks drawn wilder (see :func:`flat_sheet`)."""
+    multiple of 5); ``options``: how every flat sheet is drawn otherwise
+    (see :func:`flat_sheet`)."""
+    from dataclasses import replace
+
     out.mkdir(parents=True, exist_ok=True)
     pens, marks = pens or [None], marks or [None]
-    work = [("flat", SEED_BASE + start + k, pens[k % len(pens)],
-             marks[k // len(pens) % len(marks)], odd_inks, turned, objects, skip_tilt, wild)
+    work = [("flat", SEED_BASE + start + k,
+             replace(options, pen=pens[k % len(pens)], kind=marks[k // len(pens) % len(marks)]))
             for k in range(flat)] + \
-           [("photo", SEED_BASE + 50_000 + start + k, None, None, False, False, 0, 0.0, False)
-            for k in range(photos)] + \
-           [("foreign", SEED_BASE + 60_000 + start + k, None, None, False, False, 0, 0.0, False)
-            for k in range(foreign)]
+           [("photo", SEED_BASE + 50_000 + start + k, FlatOptions()) for k in range(photos)] + \
+           [("foreign", SEED_BASE + 60_000 + start + k, FlatOptions()) for k in range(foreign)]
     xs, ys, seeds, kinds = [], [], [], []
     t0 = time.time()
     with ProcessPoolExecutor(jobs) as pool:
@@ -711,6 +741,8 @@ def main() -> None:
                         "degrees; only those boxes and the crossed ones are kept")
     g.add_argument("--wild", action="store_true",
                    help="flat sheets' marks larger, further off centre, in broader pens")
+    g.add_argument("--grainy", action="store_true",
+                   help="flat sheets photographed in dim light: strong noise and grain")
     t = sub.add_parser("train")
     t.add_argument("--data", type=Path, required=True)
     t.add_argument("--epochs", type=int, default=8)
@@ -743,8 +775,9 @@ def main() -> None:
         parser.error("--skip-tilt must be 0 to 45 degrees")
     if args.command == "generate":
         generate(args.out, args.flat, args.photos, args.jobs, args.start, args.pen, args.mark,
-                 args.odd_inks, args.turned, args.objects, args.skip_tilt, args.foreign,
-                 args.wild)
+                 FlatOptions(odd_ink=args.odd_inks, turned=args.turned, objects=args.objects,
+                             skip_tilt=args.skip_tilt, wild=args.wild, grainy=args.grainy),
+                 args.foreign)
     elif args.command == "train":
         train(args.data, args.epochs, args.threads, args.member, args.seed)
     elif args.command == "tune":
