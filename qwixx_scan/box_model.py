@@ -10,9 +10,9 @@ paler, grey and colour-shifted prints, inks of every shade, boxes hatched
 solid, and more of them; ``c`` from more photos and longer; ``d`` also from
 many more pencil marks and coloured felt pens; ``e`` also from marks turned
 as far as a plus; ``a`` to ``d`` were then taught boxes shaded in lightly
-with even strokes, all five boxes shaded in almost evenly, and then marks
-drawn wild (larger, off centre, broad pens), keeping their verdicts
-elsewhere). ``b``, ``c`` and ``d`` decide together: the box's
+with even strokes, all five boxes shaded in almost evenly, then marks
+drawn wild (larger, off centre, broad pens) and then boxes in grainy photos
+taken in dim light, keeping their verdicts elsewhere). ``b``, ``c`` and ``d`` decide together: the box's
 probability is the middle one of their three, so no single network decides
 alone (on the 800 fresh benchmark photos of seeds 5, 7, 9 and 10, with the
 checks below and in read.py: 771 sheets read exactly where the mean of ``b``
