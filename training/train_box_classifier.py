@@ -137,6 +137,10 @@ sheets wrong but ``ok``; photogen's 300 as before (98.33 %, 0 wrong). The
 unseen-marks benchmark's light grey pencil hatching on one sheet, which
 every network read empty before too, now left only 6 of its boxes doubtful
 and 19 crosses read empty; read.MANY_DOUBTFUL fell from 8 to 6 with it.
+Tuning those once more on the grainy run (``--lr 3e-4 --epochs 3``) read 10
+more of 678 doubt-prone independent sheets exactly, but took the chain
+circles printed round a Kettingen chain's ends (independent hard seed 43,
+photo 87) for two crosses on a sheet read ``ok``: not adopted.
 
 Check a new network with benchmarks/unseen_marks_benchmark.py as well as
 scan_benchmark.py before adopting it. ``c`` alone read fresh photos better
