@@ -12,12 +12,12 @@ many more pencil marks and coloured felt pens; ``e`` also from marks turned
 as far as a plus; ``a`` to ``d`` were then taught boxes shaded in lightly
 with even strokes, all five boxes shaded in almost evenly, then marks
 drawn wild (larger, off centre, broad pens) and then boxes in grainy photos
-taken in dim light, keeping their verdicts elsewhere). ``b``, ``c`` and ``d`` decide together: the box's
-probability is the middle one of their three, so no single network decides
-alone (on the 800 fresh benchmark photos of seeds 5, 7, 9 and 10, with the
-checks below and in read.py: 771 sheets read exactly where the mean of ``b``
-and ``c`` gave 769, 1 wrong box instead of 3, 55 doubtful boxes instead of
-57). Where two of the networks asked are sure of opposite verdicts, the box
+taken in dim light, keeping their verdicts elsewhere). ``b``, ``c`` and
+``d`` decide together: the box's probability is the middle one of their
+three, so no single network decides alone (on the 800 fresh benchmark
+photos of seeds 5, 7, 9 and 10, with the checks below and in read.py: 771
+sheets read exactly where the mean of ``b`` and ``c`` gave 769, 1 wrong
+box instead of 3, 55 doubtful boxes instead of 57). Where two of the networks asked are sure of opposite verdicts, the box
 is a toss-up and goes to review: a mark one of them has not learned is not
 scored on the others' word alone. A box they are unsure of is shown to them
 once more, mirrored three ways, and their views averaged (see

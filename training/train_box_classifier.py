@@ -160,7 +160,7 @@ import argparse
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -292,8 +292,6 @@ def flat_sheet(seed: int, options: FlatOptions = FlatOptions()) -> tuple[np.ndar
     larger, further off the box's centre and with a pen up to twice as broad
     (see :data:`WILD`); ``grainy`` photographs the sheet in dim light (see
     :data:`GRAINY`)."""
-    from dataclasses import replace
-
     from photogen.play import play_sheet
     from photogen.printer import print_sheet, random_printer
     from photogen.strokes import draw_sheet_marks_detailed, random_style
@@ -434,8 +432,6 @@ def generate(out: Path, flat: int, photos: int, jobs: int, start: int,
     == 0, meet every pen only where the number of pens given is odd and no
     multiple of 5); ``options``: how every flat sheet is drawn otherwise
     (see :func:`flat_sheet`)."""
-    from dataclasses import replace
-
     out.mkdir(parents=True, exist_ok=True)
     pens, marks = pens or [None], marks or [None]
     work = [("flat", SEED_BASE + start + k,
