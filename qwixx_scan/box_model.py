@@ -17,9 +17,10 @@ taken in dim light, keeping their verdicts elsewhere). ``b``, ``c`` and
 three, so no single network decides alone (on the 800 fresh benchmark
 photos of seeds 5, 7, 9 and 10, with the checks below and in read.py: 771
 sheets read exactly where the mean of ``b`` and ``c`` gave 769, 1 wrong
-box instead of 3, 55 doubtful boxes instead of 57). Where two of the networks asked are sure of opposite verdicts, the box
-is a toss-up and goes to review: a mark one of them has not learned is not
-scored on the others' word alone. A box they are unsure of is shown to them
+box instead of 3, 55 doubtful boxes instead of 57). Where two of the
+networks asked are sure of opposite verdicts, the box is a toss-up and goes
+to review: a mark one of them has not learned is not scored on the others'
+word alone. A box they are unsure of is shown to them
 once more, mirrored three ways, and their views averaged (see
 MIRRORED_VIEWS). Their input per box is built by
 :func:`qwixx_scan.box_inputs.box_inputs`: 6 channels of INPUT_PX x INPUT_PX
