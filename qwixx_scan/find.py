@@ -101,11 +101,16 @@ def marker_rect_corners_mm(marker_id: int, size_mm: tuple[float, float]) -> np.n
     return np.array([[x0, y0], [x0 + s, y0], [x0 + s, y0 + s], [x0, y0 + s]], np.float64)
 
 
-def _detector(window_sizes: tuple[int, int, int]) -> cv2.aruco.ArucoDetector:
+#: Small sheets far from the camera: accept markers down to ~12 px a side
+#: (perimeter as a share of the picture's long side).
+MIN_PERIMETER_RATE = 0.02
+
+
+def _detector(window_sizes: tuple[int, int, int],
+              min_perimeter_rate: float) -> cv2.aruco.ArucoDetector:
     """An ArUco detector thresholding with windows (min, max, step) in px."""
     params = cv2.aruco.DetectorParameters()
-    # Small sheets far from the camera: accept markers down to ~12 px a side.
-    params.minMarkerPerimeterRate = 0.02
+    params.minMarkerPerimeterRate = min_perimeter_rate
     (params.adaptiveThreshWinSizeMin, params.adaptiveThreshWinSizeMax,
      params.adaptiveThreshWinSizeStep) = window_sizes
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_NONE
@@ -126,11 +131,31 @@ _FAST_WINDOWS = (15, 15, 1)
 #: with 3; at 7 px a marker's own cells closed up).
 INK_CLOSINGS_PX = (3, 5)
 _THOROUGH_WINDOWS = (3, 43, 8)
-_DETECTORS: dict[tuple[int, int, int], cv2.aruco.ArucoDetector] = {}
+#: The margin round the place of a missing marker (see
+#: missing_marker_regions): marker sides, or a share of the other markers'
+#: spread in the picture, whichever is more.
+REGION_MARGIN = 2.5
+REGION_MARGIN_SHARE = 0.08
+#: A missing marker is looked for at down to this share of its size as the
+#: others' predict it: smaller shapes there are print, text or noise, and
+#: each would cost the detector a look.
+REGION_MIN_SIDE = 0.5
+_DETECTORS: dict[tuple[tuple[int, int, int], float], cv2.aruco.ArucoDetector] = {}
+
+
+@dataclass(frozen=True)
+class Region:
+    """Where a missing marker must lie: x0, y0, x1, y1 px of the picture (end
+    exclusive), and the side it would have there, px."""
+
+    box: tuple[int, int, int, int]
+    side_px: float
 
 
 def detect_markers(gray: np.ndarray, colour: np.ndarray | None = None, *,
-                   enough: Callable[[list[MarkerHit]], bool] | None = None) -> list[MarkerHit]:
+                   enough: Callable[[list[MarkerHit]], bool] | None = None,
+                   where_missing: Callable[[list[MarkerHit]], list[Region] | None] | None = None,
+                   ) -> list[MarkerHit]:
     """Every sheet corner marker in a grayscale uint8 image, corners refined.
 
     Detection runs on a copy shrunk to at most ``DETECT_LONG_SIDE_PX``; when
@@ -144,6 +169,12 @@ def detect_markers(gray: np.ndarray, colour: np.ndarray | None = None, *,
     INK_CLOSINGS_PX), then in the lightest channel at the full size. The
     corners are refined with ``cv2.cornerSubPix`` on ``gray`` and returned
     in its px coordinates.
+
+    ``where_missing`` (see :func:`missing_marker_regions`): where the first
+    look found every sheet by three markers or four, the regions where the
+    missing ones must lie, else None. Given regions, the full size and the
+    thorough detector look there only, not over the whole picture (a marker
+    under a thumb cost two whole-picture looks, 60-110 ms, for nothing).
     """
     def found_enough(found: list[MarkerHit]) -> bool:
         return len(found) >= 3 and (enough is None or not _some_marker_missing(found)
@@ -153,8 +184,14 @@ def detect_markers(gray: np.ndarray, colour: np.ndarray | None = None, *,
         raise ValueError(f"gray must be a 2-D uint8 image, not {gray.dtype} {gray.shape}")
     divisor = -(-max(gray.shape) // DETECT_LONG_SIDE_PX)
     hits = _detect_at(gray, divisor, _FAST_WINDOWS)
-    if divisor > 1 and hits and (_some_marker_missing(hits)
-                                 or min(h.side_px for h in hits) / divisor < SMALL_MARKER_PX):
+    small = bool(hits) and min(h.side_px for h in hits) / divisor < SMALL_MARKER_PX
+    if where_missing is not None and _some_marker_missing(hits) and not small:
+        regions = where_missing(hits)
+        if regions is not None:
+            for region in regions:
+                hits = _merge_hits(hits, _detect_in_region(gray, region, divisor))
+            return [_refine(gray, h) for h in hits]
+    if divisor > 1 and hits and (_some_marker_missing(hits) or small):
         # Several small sheets (a table photo): markers of the smallest ones
         # may be too small to decode at the reduced size; look at the full size.
         hits = _merge_hits(hits, _detect_at(gray, 1, _FAST_WINDOWS))
@@ -188,6 +225,63 @@ def detect_markers(gray: np.ndarray, colour: np.ndarray | None = None, *,
     return [_refine(gray, h) for h in hits]
 
 
+def missing_marker_regions(hits: list[MarkerHit], size_mm: tuple[float, float],
+                           image_size: tuple[int, int]) -> list[Region] | None:
+    """Where the missing markers of sheets of ``size_mm`` seen by three must
+    lie in a picture of ``image_size`` (width, height px): one region per
+    missing marker inside the picture. None where some sheet was seen by
+    fewer than three markers (or a lone one lies apart): a marker may then
+    be missing anywhere.
+
+    The missing marker is put where a homography fitted to the other three
+    markers' twelve corners puts it, with a margin of REGION_MARGIN marker
+    sides or REGION_MARGIN_SHARE of the markers' spread in the picture (bent
+    paper, a loose fit).
+    """
+    groups = group_markers(hits, size_mm)
+    if any(len(g.hits) < 3 for g in groups):
+        return None
+    width, height = image_size
+    regions: list[Region] = []
+    for group in groups:
+        if len(group.hits) == 4:
+            continue
+        mm = np.vstack([marker_rect_corners_mm(k, size_mm) for k in group.hits])
+        px = np.vstack([h.corners for h in group.hits.values()])
+        homography, _ = cv2.findHomography(mm.astype(np.float64), px.astype(np.float64), 0)
+        if homography is None:
+            return None
+        (missing,) = group.missing
+        quad = cv2.perspectiveTransform(
+            marker_rect_corners_mm(missing, size_mm)[None].astype(np.float64), homography)[0]
+        side = float(np.mean([h.side_px for h in group.hits.values()]))
+        margin = max(REGION_MARGIN * side, REGION_MARGIN_SHARE * float(np.ptp(px, axis=0).max()))
+        centre = quad.mean(axis=0)
+        if not (0 <= centre[0] < width and 0 <= centre[1] < height):
+            continue  # off the picture: the sheet is cut off there, nothing to find
+        x0, y0 = np.floor(quad.min(axis=0) - margin).astype(int)
+        x1, y1 = np.ceil(quad.max(axis=0) + margin).astype(int) + 1
+        box = (max(int(x0), 0), max(int(y0), 0), min(int(x1), width), min(int(y1), height))
+        regions.append(Region(box, float(np.mean(np.linalg.norm(quad - np.roll(quad, 1, axis=0),
+                                                                 axis=1)))))
+    return regions
+
+
+def _detect_in_region(gray: np.ndarray, region: Region, divisor: int) -> list[MarkerHit]:
+    """What the first detector at the full size and the thorough one at the
+    size reduced ``divisor`` times (as over the whole picture) find in one
+    region of ``gray`` (in ``gray``'s px)."""
+    x0, y0, x1, y1 = region.box
+    crop = gray[y0:y1, x0:x1]
+    if min(crop.shape[:2]) < 16 * divisor:
+        return []
+    rate = 4 * REGION_MIN_SIDE * region.side_px / max(crop.shape[:2])
+    found = _merge_hits(_detect_at(crop, 1, _FAST_WINDOWS, rate),
+                        _detect_at(crop, divisor, _THOROUGH_WINDOWS, rate))
+    return [MarkerHit(h.marker_id, (h.corners + np.float32([x0, y0])).astype(np.float32))
+            for h in found]
+
+
 def _lightest_channel(colour: np.ndarray) -> np.ndarray:
     """Per pixel, the lightest of a BGR picture's channels.
 
@@ -209,16 +303,18 @@ def _some_marker_missing(hits: list[MarkerHit]) -> bool:
     return min(counts) != max(counts)
 
 
-def _detect_at(gray: np.ndarray, divisor: int,
-               window_sizes: tuple[int, int, int]) -> list[MarkerHit]:
-    """Detect on ``gray`` shrunk ``divisor`` times (whole-factor area average)."""
-    if window_sizes not in _DETECTORS:
-        _DETECTORS[window_sizes] = _detector(window_sizes)
+def _detect_at(gray: np.ndarray, divisor: int, window_sizes: tuple[int, int, int],
+               min_perimeter_rate: float = MIN_PERIMETER_RATE) -> list[MarkerHit]:
+    """Detect on ``gray`` shrunk ``divisor`` times (whole-factor area average),
+    markers whose perimeter is at least ``min_perimeter_rate`` of its long side."""
+    key = (window_sizes, round(min_perimeter_rate, 3))
+    if key not in _DETECTORS:
+        _DETECTORS[key] = _detector(*key)
     small = gray if divisor == 1 else cv2.resize(
         gray, (gray.shape[1] // divisor, gray.shape[0] // divisor), interpolation=cv2.INTER_AREA)
     fx = small.shape[1] / gray.shape[1]
     fy = small.shape[0] / gray.shape[0]
-    corners, ids, _rejected = _DETECTORS[window_sizes].detectMarkers(small)
+    corners, ids, _rejected = _DETECTORS[key].detectMarkers(small)
     if ids is None:
         return []
     hits = []

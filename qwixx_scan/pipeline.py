@@ -21,7 +21,7 @@ from qwixx_print.rules import SheetScore, score_sheet
 
 from .decode import Picture, iter_pictures
 from .find import (CORNER_NAMES, SMALL_MARKER_PX, MarkerGroup, MarkerHit, detect_markers,
-                   group_markers, marker_rect_corners_mm)
+                   group_markers, marker_rect_corners_mm, missing_marker_regions)
 from .identify import KnownSheets, pin_fit_at_code, read_code, search_code
 from .rectify import (
     MAX_FIT_ERROR_MM,
@@ -182,13 +182,16 @@ def _scan_picture(picture: Picture, known: KnownSheets, *,
                   keep_images: bool) -> tuple[list[SheetResult], list[str]]:
     name = picture.path.name
     gray = cv2.cvtColor(picture.image, cv2.COLOR_BGR2GRAY)
-    hits = detect_markers(gray, picture.image, enough=lambda found: _every_sheet_framed(found, known))
+    height, width = gray.shape
+    hits = detect_markers(gray, picture.image,
+                          enough=lambda found: _every_sheet_framed(found, known),
+                          where_missing=lambda found: missing_marker_regions(
+                              found, _best_grouping(found, known)[0], (width, height)))
     if not hits:
         raise SheetNotFoundError(
             f"no sheet found in {name}: none of the four corner markers is visible; "
             "photograph the whole sheet, in focus, with even light on it")
     size_mm, groups = _best_grouping(hits, known)
-    height, width = gray.shape
     sheets: list[SheetResult] = []
     markers_seen: list[int] = []
     problems: list[str] = []

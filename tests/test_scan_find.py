@@ -12,7 +12,7 @@ import pytest
 from scan_support import cover, flat_sheet, photo, placement, write_jpeg
 
 from qwixx_print.layout import load_layout
-from qwixx_scan.find import detect_markers, group_markers
+from qwixx_scan.find import detect_markers, group_markers, missing_marker_regions
 from qwixx_scan.identify import UnknownSheetError
 from qwixx_scan.pipeline import known_layouts, scan_photo
 from qwixx_scan.rectify import RECT_PX_PER_MM, fit_sheet, rectify
@@ -130,6 +130,33 @@ def test_one_marker_under_a_thumb(tmp_path, known, hidden):
     assert result.error is None
     [sheet] = result.sheets
     assert sorted(sheet.marked) == sorted(CROSSES)
+
+
+@pytest.mark.parametrize("angle, tilt", [(20, 0.15), (-10, 0.7), (200, -0.2)])
+def test_a_missing_marker_is_looked_for_where_the_other_three_put_it(angle, tilt):
+    h_true = placement(TREDEN_A, SIZE, centre=(1200, 900), width_px=1500, angle_deg=angle,
+                       tilt=tilt)
+    image = photo(SIZE, [(flat_sheet(TREDEN_A), h_true)])
+    hits = detect_markers(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+    assert sorted(h.marker_id for h in hits) == [0, 1, 2, 3]
+    for hidden in hits:
+        regions = missing_marker_regions([h for h in hits if h is not hidden], TREDEN_A.size_mm,
+                                         SIZE)
+        assert regions is not None and len(regions) == 1
+        x0, y0, x1, y1 = regions[0].box
+        corners = hidden.corners
+        assert (corners[:, 0] > x0).all() and (corners[:, 0] < x1).all()
+        assert (corners[:, 1] > y0).all() and (corners[:, 1] < y1).all()
+        # a region, not the picture
+        assert (x1 - x0) * (y1 - y0) < 0.15 * SIZE[0] * SIZE[1]
+
+
+def test_no_region_while_a_sheet_is_seen_by_two_markers():
+    h_true = placement(TREDEN_A, SIZE, centre=(1200, 900), width_px=1500, angle_deg=20, tilt=0.15)
+    image = photo(SIZE, [(flat_sheet(TREDEN_A), h_true)])
+    hits = detect_markers(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+    assert missing_marker_regions(hits[:2], TREDEN_A.size_mm, SIZE) is None
+    assert missing_marker_regions(hits, TREDEN_A.size_mm, SIZE) == []
 
 
 def test_a_steeply_tilted_sheet_keeps_its_three_markers_together():
