@@ -191,24 +191,18 @@ class BoxClassifier:
         float32): the deciding networks' median, or 0.5 where two networks are
         sure of opposite verdicts; where they are unsure, from the box's
         mirrored views too (see MIRRORED_VIEWS)."""
-        return self.crossed_probability_and_median(inputs)[0]
-
-    def crossed_probability_and_median(self, inputs: np.ndarray,
-                                       inked: np.ndarray | None = None
-                                       ) -> tuple[np.ndarray, np.ndarray]:
-        """:meth:`crossed_probability` and, per box, the deciding networks'
-        median itself (where the first is a toss-up, the side it leans to).
-        Boxes the networks are unsure of, and boxes read crossed over one
-        decider's doubt (see SPLIT), are looked at mirrored too. ``inked``
-        (bool per box): boxes that hold some ink, never read empty on the
-        first networks' word alone (see PENCIL_LEAN)."""
-        reading = self.crossed_reading(inputs, inked)
-        return reading.p, reading.median
+        return self.crossed_reading(inputs).p
 
     def crossed_reading(self, inputs: np.ndarray,
                         inked: np.ndarray | None = None) -> CrossedReading:
-        """What :meth:`crossed_probability_and_median` gives, and which boxes
-        its mirrored views doubted over one decider's doubt (see SPLIT)."""
+        """:meth:`crossed_probability` (``p``) and, per box, the deciding
+        networks' median itself (``median``: where ``p`` is a toss-up, the
+        side it leans to), and which boxes its mirrored views doubted over one
+        decider's doubt (``mirrored_doubt``, see SPLIT). Boxes the networks
+        are unsure of, and boxes read crossed over one decider's doubt, are
+        looked at mirrored too. ``inked`` (bool per box): boxes that hold some
+        ink, never read empty on the first networks' word alone (see
+        PENCIL_LEAN)."""
         if len(inputs) == 0:
             return CrossedReading(np.zeros(0, np.float32), np.zeros(0, np.float32),
                                   np.zeros(0, bool))

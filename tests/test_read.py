@@ -357,7 +357,7 @@ def test_the_late_networks_are_asked_only_where_the_first_are_not_agreed(treden)
     assert asked.sum() >= 2 and (asked & ~unsure).any()
     assert np.array_equal(lazy[asked & ~unsure], full[asked & ~unsure])
     # Beside the verdict, the deciders' own median: the side a toss-up leans to.
-    _, median = box_classifier().crossed_probability_and_median(boxes)
+    median = box_classifier().crossed_reading(boxes).median
     deciders = [MEMBERS.index(m) for m in DECIDERS]
     sure = asked & ~unsure
     assert np.allclose(median[sure], np.median(each[deciders][:, sure], axis=0))
@@ -417,7 +417,8 @@ def test_a_box_the_networks_are_unsure_of_is_decided_by_its_mirrored_views_too(t
     want = np.where(toss_up, 0.5, combine(averaged))
     # read empty from the mirrored views only when surely so; else as doubtful as before
     want = np.where((want > MIRRORED_EMPTY) & (want <= EMPTY_P), before, want)
-    got, median = classifier.crossed_probability_and_median(blends)
+    reading = classifier.crossed_reading(blends)
+    got, median = reading.p, reading.median
     assert np.allclose(got[unsure], want[unsure])
     deciders = [MEMBERS.index(m) for m in DECIDERS]
     assert np.allclose(median[unsure], np.median(averaged[deciders], axis=0)[unsure])
