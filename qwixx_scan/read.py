@@ -140,6 +140,19 @@ UNANIMOUS_EXCEPT = "a"
 #: benchmarks/unseen_marks_benchmark.py, at 0.005-0.01, was read empty.
 FAINT_MARK_MM2 = 0.5
 FAINT_EMPTY_P = 0.005
+#: ... and that box's paper is hardly darkened either: by fewer than
+#: FAINT_DARK_PX pixels of its middle (own_marks.darkened_pixels, measured
+#: against the blank pixel by pixel) more than the boxes read empty show
+#: (their median: sensor noise darkens pixels too). The ink count compares a
+#: box with the darkest print near it, so a cross over a wide printed number
+#: can count less than FAINT_MARK_MM2 in any pen: 14-18 % of the crosses read
+#: on Kettingen B's and E's green 10, none of them faint to the eye, each
+#: making its sheet "faint" and its empty boxes, skip lines and dots
+#: doubtful. The faint crosses of seed 27 photo 8 (tiny red checks, see
+#: FAINT_VIEW_P) darken 4-6 pixels, the green 10s 11-53 over next to none;
+#: in hard table 14 photo 37 (very dark and noisy, marks barely seen) the
+#: empty boxes show 72 and a faint lock cross 34.
+FAINT_DARK_PX = 10
 #: On such a sheet every deciding network must also read the box empty
 #: (FAINT_VIEW_P or less) in each of its mirrored views (box_model's
 #: MIRRORED_VIEWS). A tiny red check on a red 6 (30 % of the box, 0.45 mm^2
@@ -479,7 +492,7 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
         rest = np.flatnonzero((crossed_p <= EMPTY_P) & np.isnan(lit_p))
         if len(rest):
             lit_p[rest] = classifier.crossed_probability(located.lit_from_around(rest))
-    faint = bool(np.any((crossed_p >= CROSSED_P) & (ink_mm2[:, 0] < FAINT_MARK_MM2)))
+    faint = _faint_crosses(inputs, crossed_p, ink_mm2[:, 0])
     # Boxes read empty that hold some ink are looked at once more, turned.
     turned_p = np.zeros(len(crossed_p))
     check = np.flatnonzero(empty_with_ink)
@@ -574,6 +587,18 @@ def _print_under_ink(located: LocatedInputs, crossed_p: np.ndarray) -> np.ndarra
     if under.all() or np.median(located.match[~under]) < VISIBLE_PRINT_MATCH:
         return np.zeros(len(under), bool)
     return under
+
+
+def _faint_crosses(inputs: np.ndarray, crossed_p: np.ndarray, ink_mm2: np.ndarray) -> bool:
+    """Some box read crossed holds hardly any ink and hardly darkens its paper
+    more than the boxes read empty do (see FAINT_MARK_MM2, FAINT_DARK_PX)."""
+    thin = (crossed_p >= CROSSED_P) & (ink_mm2 < FAINT_MARK_MM2)
+    if not thin.any():
+        return False
+    darkened = darkened_pixels(inputs)
+    empty = crossed_p <= EMPTY_P
+    floor = float(np.median(darkened[empty])) if empty.any() else 0.0
+    return bool(np.any(darkened[thin] < floor + FAINT_DARK_PX))
 
 
 def _read_crossed(crossed_p: np.ndarray) -> np.ndarray | None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
-import pytest
 from scan_support import independent_photo_sheet, verdict_of
 
 from qwixx_scan.box_model import INPUT_CHANNELS, INPUT_PX
@@ -80,18 +79,17 @@ def test_a_box_struck_through_is_empty_unless_the_networks_lean_crossed():
     assert verdict(0.004, turned_p=0.9).state == "uncertain"
 
 
-@pytest.mark.parametrize("seed, index, box", [(15, 0, "green-9"), (33, 12, "red-3")])
-def test_a_number_struck_through_is_read_empty(tmp_path, seed, index, box):
-    # Independent generator's photos (benchmarks/foreign_photos.py). Seed
-    # 15, photo 0, in pencil: a faint cross on the sheet, so the struck-
-    # through green 9, read empty, was doubted with it; seed 33, photo 12,
-    # in green felt pen: the networks unsure of the bowed line through the
-    # red 3 on red print, leaning empty. In both that box came out doubtful.
-    sheet, expected = independent_photo_sheet(tmp_path, seed, index)
-    assert box in expected["skip_lined"]
-    assert (sheet.verdicts[box].state, sheet.verdicts[box].note) == ("empty", STRUCK_THROUGH)
+def test_a_number_struck_through_is_read_empty(tmp_path):
+    # An independent generator's photo (benchmarks/foreign_photos.py seed
+    # 33, photo 12) in green felt pen: the networks unsure of the bowed line
+    # through the red 3 on red print, leaning empty; that box came out
+    # doubtful. (Seed 15, photo 0, once here too, no longer needs the line
+    # found: see test_a_cross_over_a_wide_number_does_not_make_the_sheet_faint.)
+    sheet, expected = independent_photo_sheet(tmp_path, 33, 12)
+    assert "red-3" in expected["skip_lined"]
+    assert (sheet.verdicts["red-3"].state, sheet.verdicts["red-3"].note) == ("empty", STRUCK_THROUGH)
     assert sheet.uncertain == []
-    assert sheet.status == expected["status"]  # seed 15's player broke a rule
+    assert sheet.status == expected["status"]
     assert {b for b, v in sheet.verdicts.items() if v.state == "crossed"} == set(expected["marked"])
 
 
