@@ -149,9 +149,10 @@ FAINT_EMPTY_P = 0.005
 #: on Kettingen B's and E's green 10, none of them faint to the eye, each
 #: making its sheet "faint" and its empty boxes, skip lines and dots
 #: doubtful. The faint crosses of seed 27 photo 8 (tiny red checks, see
-#: FAINT_VIEW_P) darken 4-6 pixels, the green 10s 11-53 over next to none;
-#: in hard table 14 photo 37 (very dark and noisy, marks barely seen) the
-#: empty boxes show 72 and a faint lock cross 34.
+#: FAINT_VIEW_P) darken 4-6 pixels; the green 10s 11-53, where their
+#: sheets' empty boxes show next to none; in hard table 14 photo 37 (very
+#: dark and noisy, marks barely seen) the empty boxes show 72 and a faint
+#: lock cross 34.
 FAINT_DARK_PX = 10
 #: On such a sheet every deciding network must also read the box empty
 #: (FAINT_VIEW_P or less) in each of its mirrored views (box_model's
