@@ -479,16 +479,18 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
         return {box.id: BoxVerdict(box.id, "uncertain", 0.0, untrusted, found_at_mm=at)
                 for box, at in zip(sheet.boxes, found)}
     # Boxes the networks are unsure of, and boxes read empty that hold some
-    # ink: read once more lit from around them (one pass for both).
-    unsure = (crossed_p > EMPTY_P) & (crossed_p < CROSSED_P)
+    # ink: read once more lit from around them (one pass for both). Not a
+    # box a mirrored view doubted: lit, it would be looked at as it is
+    # only, where the networks missed what those views saw (see
+    # BoxEvidence.mirrored_doubt).
+    unsure = (crossed_p > EMPTY_P) & (crossed_p < CROSSED_P) & ~reading.mirrored_doubt
     empty_with_ink = (crossed_p <= EMPTY_P) & inked
     lit_p = np.full(len(crossed_p), np.nan)
     relit = np.flatnonzero(unsure | empty_with_ink)
     if len(relit):
         lit_p[relit] = classifier.crossed_probability(located.lit_from_around(relit))
     # A player who shades boxes in lightly: every box read empty is read lit too.
-    light_fills = bool(np.any(unsure & ~reading.mirrored_doubt
-                              & _crossed_once_lit(lit_p, ink_mm2[:, 0])))
+    light_fills = bool(np.any(unsure & _crossed_once_lit(lit_p, ink_mm2[:, 0])))
     if light_fills:
         rest = np.flatnonzero((crossed_p <= EMPTY_P) & np.isnan(lit_p))
         if len(rest):
