@@ -140,7 +140,6 @@ REGION_MARGIN_SHARE = 0.08
 #: others' predict it: smaller shapes there are print, text or noise, and
 #: each would cost the detector a look.
 REGION_MIN_SIDE = 0.5
-_DETECTORS: dict[tuple[tuple[int, int, int], float], cv2.aruco.ArucoDetector] = {}
 
 
 @dataclass(frozen=True)
@@ -307,14 +306,13 @@ def _detect_at(gray: np.ndarray, divisor: int, window_sizes: tuple[int, int, int
                min_perimeter_rate: float = MIN_PERIMETER_RATE) -> list[MarkerHit]:
     """Detect on ``gray`` shrunk ``divisor`` times (whole-factor area average),
     markers whose perimeter is at least ``min_perimeter_rate`` of its long side."""
-    key = (window_sizes, round(min_perimeter_rate, 3))
-    if key not in _DETECTORS:
-        _DETECTORS[key] = _detector(*key)
+    # (a detector is made in microseconds: one per look, none kept)
+    detector = _detector(window_sizes, min_perimeter_rate)
     small = gray if divisor == 1 else cv2.resize(
         gray, (gray.shape[1] // divisor, gray.shape[0] // divisor), interpolation=cv2.INTER_AREA)
     fx = small.shape[1] / gray.shape[1]
     fy = small.shape[0] / gray.shape[0]
-    corners, ids, _rejected = _DETECTORS[key].detectMarkers(small)
+    corners, ids, _rejected = detector.detectMarkers(small)
     if ids is None:
         return []
     hits = []

@@ -37,7 +37,9 @@ y / px_per_mm), x right, y down, top-left trim corner at (0, 0).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import cache
 
 import cv2
 import numpy as np
@@ -495,7 +497,9 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
         rest = np.flatnonzero((crossed_p <= EMPTY_P) & np.isnan(lit_p))
         if len(rest):
             lit_p[rest] = classifier.crossed_probability(located.lit_from_around(rest))
-    faint = _faint_crosses(inputs, crossed_p, ink_mm2[:, 0])
+    # own_marks.darkened_pixels of every box, worked out once where first asked
+    darkened = cache(lambda: darkened_pixels(inputs))
+    faint = _faint_crosses(crossed_p, ink_mm2[:, 0], darkened)
     # Boxes read empty that hold some ink are looked at once more, turned.
     turned_p = np.zeros(len(crossed_p))
     check = np.flatnonzero(empty_with_ink)
@@ -548,9 +552,9 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
             if line:
                 verdicts[i] = decide(struck_ones[i])
     verdicts = [replace(v, found_at_mm=at) for v, at in zip(verdicts, found)]
-    verdicts = _doubt_dark_lit_crosses(verdicts, inputs, classifier)
+    verdicts = _doubt_dark_lit_crosses(verdicts, inputs, darkened, classifier)
     verdicts = _doubt_inkless_lit_crosses(verdicts, theirs, ink_mm2, washed_out)
-    verdicts = _settle_by_own_marks(verdicts, inputs, ink_mm2[:, 0], classifier)
+    verdicts = _settle_by_own_marks(verdicts, inputs, ink_mm2[:, 0], darkened, classifier)
     return {v.box_id: v for v in _doubt_empties_of_a_doubtful_sheet(verdicts)}
 
 
@@ -592,13 +596,15 @@ def _print_under_ink(located: LocatedInputs, crossed_p: np.ndarray) -> np.ndarra
     return under
 
 
-def _faint_crosses(inputs: np.ndarray, crossed_p: np.ndarray, ink_mm2: np.ndarray) -> bool:
+def _faint_crosses(crossed_p: np.ndarray, ink_mm2: np.ndarray,
+                   darkened_of_boxes: Callable[[], np.ndarray]) -> bool:
     """Some box read crossed holds hardly any ink and hardly darkens its paper
-    more than the boxes read empty do (see FAINT_MARK_MM2, FAINT_DARK_PX)."""
+    more than the boxes read empty do (see FAINT_MARK_MM2, FAINT_DARK_PX);
+    ``darkened_of_boxes()``: own_marks.darkened_pixels of every box."""
     thin = (crossed_p >= CROSSED_P) & (ink_mm2 < FAINT_MARK_MM2)
     if not thin.any():
         return False
-    darkened = darkened_pixels(inputs)
+    darkened = darkened_of_boxes()
     empty = crossed_p <= EMPTY_P
     floor = float(np.median(darkened[empty])) if empty.any() else 0.0
     return bool(np.any(darkened[thin] < floor + FAINT_DARK_PX))
@@ -665,15 +671,17 @@ def _narrow_crosses_without_deep_ink(crossed: np.ndarray | None, crossed_p: np.n
 
 
 def _doubt_dark_lit_crosses(verdicts: list[BoxVerdict], inputs: np.ndarray,
+                            darkened_of_boxes: Callable[[], np.ndarray],
                             classifier) -> list[BoxVerdict]:
     """The verdicts with every box read crossed only once lit from around it
     (LIT_FROM_AROUND) doubtful where it looks like a shadow rather than a
-    light fill (see LIT_DARKER_THAN_CROSSES)."""
+    light fill (see LIT_DARKER_THAN_CROSSES); ``darkened_of_boxes()``:
+    own_marks.darkened_pixels of every box."""
     lit = np.array([v.note == LIT_FROM_AROUND for v in verdicts])
     confident = np.array([v.state == "crossed" and not v.note for v in verdicts])
     if not lit.any() or np.count_nonzero(confident) < MIN_CROSSES:
         return verdicts
-    darkened = darkened_pixels(inputs)
+    darkened = darkened_of_boxes()
     theirs = float(np.median(darkened[confident]))
     vote = np.median(classifier.each_probability(inputs[lit]), axis=0)
     out = list(verdicts)
@@ -710,9 +718,11 @@ def _doubt_empties_of_a_doubtful_sheet(verdicts: list[BoxVerdict]) -> list[BoxVe
 
 
 def _settle_by_own_marks(verdicts: list[BoxVerdict], inputs: np.ndarray, ink_mm2: np.ndarray,
+                         darkened_of_boxes: Callable[[], np.ndarray],
                          classifier) -> list[BoxVerdict]:
     """The verdicts with every box doubted for its mark that looks like this
-    player's confident crosses taken as crossed (see :mod:`own_marks`)."""
+    player's confident crosses taken as crossed (see :mod:`own_marks`);
+    ``darkened_of_boxes()``: own_marks.darkened_pixels of every box."""
     doubtful = np.array([v.state == "uncertain" and v.note == DOUBTFUL_MARK for v in verdicts])
     if not doubtful.any():
         return verdicts
@@ -723,7 +733,7 @@ def _settle_by_own_marks(verdicts: list[BoxVerdict], inputs: np.ndarray, ink_mm2
     # sheet's empty boxes hold: left out, its ink would no longer raise the
     # floor (a box of a sheet read half a row off was taken as crossed).
     empty = (states == "empty") | np.array([v.note == HIDDEN_PRINT for v in verdicts])
-    darkened = darkened_pixels(inputs)
+    darkened = darkened_of_boxes()
     by_ink, by_shade = like_own_crosses(states == "crossed", empty, doubtful, ink_mm2,
                                         ink_colours(inputs), vote, darkened)
     if not (by_ink | by_shade).any():
