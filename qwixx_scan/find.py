@@ -224,20 +224,19 @@ def detect_markers(gray: np.ndarray, colour: np.ndarray | None = None, *,
     return [_refine(gray, h) for h in hits]
 
 
-def missing_marker_regions(hits: list[MarkerHit], size_mm: tuple[float, float],
+def missing_marker_regions(groups: list[MarkerGroup], size_mm: tuple[float, float],
                            image_size: tuple[int, int]) -> list[Region] | None:
-    """Where the missing markers of sheets of ``size_mm`` seen by three must
-    lie in a picture of ``image_size`` (width, height px): one region per
-    missing marker inside the picture. None where some sheet was seen by
-    fewer than three markers (or a lone one lies apart): a marker may then
-    be missing anywhere.
+    """Where the missing markers of sheets of ``size_mm`` seen by three
+    (``groups``, see :func:`group_markers`) must lie in a picture of
+    ``image_size`` (width, height px): one region per missing marker inside
+    the picture. None where some sheet was seen by fewer than three markers
+    (or a lone one lies apart): a marker may then be missing anywhere.
 
     The missing marker is put where a homography fitted to the other three
     markers' twelve corners puts it, with a margin of REGION_MARGIN marker
     sides or REGION_MARGIN_SHARE of the markers' spread in the picture (bent
     paper, a loose fit).
     """
-    groups = group_markers(hits, size_mm)
     if any(len(g.hits) < 3 for g in groups):
         return None
     width, height = image_size

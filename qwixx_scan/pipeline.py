@@ -183,10 +183,14 @@ def _scan_picture(picture: Picture, known: KnownSheets, *,
     name = picture.path.name
     gray = cv2.cvtColor(picture.image, cv2.COLOR_BGR2GRAY)
     height, width = gray.shape
+
+    def where_missing(found: list[MarkerHit]):
+        size_mm, groups = _best_grouping(found, known)
+        return missing_marker_regions(groups, size_mm, (width, height))
+
     hits = detect_markers(gray, picture.image,
                           enough=lambda found: _every_sheet_framed(found, known),
-                          where_missing=lambda found: missing_marker_regions(
-                              found, _best_grouping(found, known)[0], (width, height)))
+                          where_missing=where_missing)
     if not hits:
         raise SheetNotFoundError(
             f"no sheet found in {name}: none of the four corner markers is visible; "

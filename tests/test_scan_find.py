@@ -140,8 +140,8 @@ def test_a_missing_marker_is_looked_for_where_the_other_three_put_it(angle, tilt
     hits = detect_markers(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
     assert sorted(h.marker_id for h in hits) == [0, 1, 2, 3]
     for hidden in hits:
-        regions = missing_marker_regions([h for h in hits if h is not hidden], TREDEN_A.size_mm,
-                                         SIZE)
+        seen = group_markers([h for h in hits if h is not hidden], TREDEN_A.size_mm)
+        regions = missing_marker_regions(seen, TREDEN_A.size_mm, SIZE)
         assert regions is not None and len(regions) == 1
         x0, y0, x1, y1 = regions[0].box
         corners = hidden.corners
@@ -155,8 +155,10 @@ def test_no_region_while_a_sheet_is_seen_by_two_markers():
     h_true = placement(TREDEN_A, SIZE, centre=(1200, 900), width_px=1500, angle_deg=20, tilt=0.15)
     image = photo(SIZE, [(flat_sheet(TREDEN_A), h_true)])
     hits = detect_markers(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
-    assert missing_marker_regions(hits[:2], TREDEN_A.size_mm, SIZE) is None
-    assert missing_marker_regions(hits, TREDEN_A.size_mm, SIZE) == []
+    assert missing_marker_regions(group_markers(hits[:2], TREDEN_A.size_mm), TREDEN_A.size_mm,
+                                  SIZE) is None
+    assert missing_marker_regions(group_markers(hits, TREDEN_A.size_mm), TREDEN_A.size_mm,
+                                  SIZE) == []
 
 
 def test_a_steeply_tilted_sheet_keeps_its_three_markers_together():
