@@ -557,8 +557,8 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
             if line:
                 verdicts[i] = decide(struck_ones[i])
     verdicts = [replace(v, found_at_mm=at) for v, at in zip(verdicts, found)]
-    verdicts = _doubt_dark_lit_crosses(verdicts, inputs, darkened, classifier)
-    verdicts = _doubt_pens_lit_crosses(verdicts, theirs, ink_mm2[:, 1], washed_out)
+    verdicts = _doubt_dark_lit_crosses(verdicts, theirs, inputs, darkened, classifier)
+    verdicts = _doubt_pens_lit_crosses(verdicts, theirs, ink_mm2[:, 1], washed)
     verdicts = _settle_by_own_marks(verdicts, inputs, ink_mm2[:, 0], darkened, classifier)
     return {v.box_id: v for v in _doubt_empties_of_a_doubtful_sheet(verdicts)}
 
@@ -675,19 +675,19 @@ def _narrow_crosses_without_deep_ink(crossed: np.ndarray | None, crossed_p: np.n
         & ~washed_out
 
 
-def _doubt_dark_lit_crosses(verdicts: list[BoxVerdict], inputs: np.ndarray,
-                            darkened_of_boxes: Callable[[], np.ndarray],
+def _doubt_dark_lit_crosses(verdicts: list[BoxVerdict], crossed: np.ndarray | None,
+                            inputs: np.ndarray, darkened_of_boxes: Callable[[], np.ndarray],
                             classifier) -> list[BoxVerdict]:
     """The verdicts with every box read crossed only once lit from around it
     (LIT_FROM_AROUND) doubtful where it looks like a shadow rather than a
-    light fill (see LIT_DARKER_THAN_CROSSES); ``darkened_of_boxes()``:
-    own_marks.darkened_pixels of every box."""
+    light fill: darker than the player's crosses (``crossed``, see
+    :func:`_read_crossed`) by far (see LIT_DARKER_THAN_CROSSES);
+    ``darkened_of_boxes()``: own_marks.darkened_pixels of every box."""
     lit = np.array([v.note == LIT_FROM_AROUND for v in verdicts])
-    confident = np.array([v.state == "crossed" and not v.note for v in verdicts])
-    if not lit.any() or np.count_nonzero(confident) < MIN_CROSSES:
+    if crossed is None or not lit.any():
         return verdicts
     darkened = darkened_of_boxes()
-    theirs = float(np.median(darkened[confident]))
+    theirs = float(np.median(darkened[crossed]))
     vote = np.median(classifier.each_probability(inputs[lit]), axis=0)
     out = list(verdicts)
     for i, v in zip(np.flatnonzero(lit), vote):
