@@ -110,8 +110,12 @@ _TURN_UPRIGHT = {1: lambda image: image,
                  8: lambda image: cv2.rotate(image, cv2.ROTATE_90_COUNTERCLOCKWISE)}
 
 
-#: File name endings of the files taken as photos from a folder.
-PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".heic", ".heif", ".pdf")
+#: File name endings of the files taken as photos from a folder: every kind
+#: the decoder reads (a phone's JPEG, HEIC or WebP, a scanner's TIFF or PDF).
+PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".heic", ".heif", ".webp", ".tif", ".tiff", ".bmp",
+                  ".pdf")
+#: How messages name them.
+PHOTO_KINDS = "JPEG, PNG, HEIC, WebP, TIFF or PDF"
 
 
 def photos_in_folder(folder: str | Path) -> list[Path]:
@@ -138,8 +142,8 @@ def iter_pictures(path: str | Path) -> Iterator[Picture]:
         raise PhotoError(f"{path}: no such file; check the path")
     if path.is_dir():
         if not photos_in_folder(path):
-            raise PhotoError(f"{path}: is a folder with no photos in it (JPEG, PNG, HEIC or "
-                             "PDF files); check the path")
+            raise PhotoError(f"{path}: is a folder with no photos in it ({PHOTO_KINDS} "
+                             "files); check the path")
         raise PhotoError(f"{path}: is a folder; give the photo files inside it")
     try:
         with path.open("rb") as handle:
@@ -150,7 +154,7 @@ def iter_pictures(path: str | Path) -> Iterator[Picture]:
         raise PhotoError(f"{path}: the file is empty (0 bytes); copy the photo again")
     kind = _sniff(head)
     if kind is None:
-        raise PhotoError(f"{path}: not an image (expected a JPEG, PNG, HEIC or PDF file)")
+        raise PhotoError(f"{path}: not an image (expected a {PHOTO_KINDS} file)")
     if kind == "pdf":
         yield from _iter_pdf(path)
     elif kind == "heif":

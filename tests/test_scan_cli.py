@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import cv2
 import pytest
@@ -168,6 +169,22 @@ def test_a_folder_is_read_photo_by_photo_in_name_order(photos, tmp_path):
     assert [entry["file"] for entry in json.loads(result.stdout)] == [
         str(folder / "a.jpg"), str(folder / "B.JPG")]
     assert result.exit_code == 1  # B.JPG is invalid; nothing unreadable
+
+
+def test_a_folder_takes_every_kind_of_picture_the_scanner_reads(photos, tmp_path):
+    # A flatbed scanner's TIFF and a photo shared as WebP sit beside the JPEG.
+    folder = tmp_path / "mixed"
+    folder.mkdir()
+    picture = cv2.imread(photos["good"])
+    cv2.imwrite(str(folder / "a.jpg"), picture)
+    cv2.imwrite(str(folder / "b.TIF"), picture)
+    cv2.imwrite(str(folder / "c.webp"), picture, [cv2.IMWRITE_WEBP_QUALITY, 90])
+    result = run(str(folder), "--json")
+    entries = json.loads(result.stdout)
+    assert [Path(e["file"]).name for e in entries] == ["a.jpg", "b.TIF", "c.webp"]
+    assert {e["sheets"][0]["score"]["total"] for e in entries} == {
+        entries[0]["sheets"][0]["score"]["total"]}
+    assert all(e["error"] is None for e in entries) and result.exit_code == 0
 
 
 def test_a_folder_without_photos_is_reported_and_the_rest_read(photos, tmp_path):
