@@ -419,8 +419,7 @@ def test_a_lighter_fill_of_a_player_who_shades_lightly_is_not_read_empty(tmp_pat
     sheet, expected = independent_photo_sheet(tmp_path, 13, 35)
     assert "blue-10" in expected["marked"]
     assert LIT_FROM_AROUND in {v.note for v in sheet.verdicts.values()}
-    assert (sheet.verdicts["blue-10"].state, sheet.verdicts["blue-10"].note) == (
-        "uncertain", LIT_LEANS)
+    _doubted(sheet, "blue-10", LIT_LEANS)
     crossed = {b for b, v in sheet.verdicts.items() if v.state == "crossed"}
     assert crossed <= set(expected["marked"])
 
@@ -437,9 +436,7 @@ def test_a_neighbours_overshooting_stroke_all_networks_read_as_a_cross_is_doubtf
 
     sheet, expected = independent_photo_sheet(tmp_path, 37, 12, 1.0)
     assert "yellow-9" not in expected["marked"]
-    assert (sheet.verdicts["yellow-9"].state, sheet.verdicts["yellow-9"].note) == (
-        "uncertain", LIGHT_CROSS)
-    assert sheet.status == "review"
+    _doubted(sheet, "yellow-9", LIGHT_CROSS)
     assert {b for b, v in sheet.verdicts.items() if v.state == "crossed"} <= set(expected["marked"])
 
 
@@ -516,6 +513,13 @@ def test_a_shadow_read_crossed_once_lit_from_around_is_doubtful(tmp_path):
             assert set(sheet.marked) == set(want["marked"])
 
 
+def _doubted(sheet, box: str, note: str) -> None:
+    """``box`` is doubtful for ``note``: the sheet goes to review rather
+    than to a guessed score."""
+    assert (sheet.verdicts[box].state, sheet.verdicts[box].note) == ("uncertain", note)
+    assert sheet.status == "review"
+
+
 def _table_sheet_of(result, truth, kind, ink):
     """The scanner's sheet and the truth's sheet of the player whose marks
     are ``kind`` in ``ink`` (a table photo of sheets without letters)."""
@@ -538,9 +542,7 @@ def test_a_line_read_crossed_once_lit_with_little_of_a_pens_ink_is_doubtful(tmp_
     assert result.error is None  # (one sheet's code is too blurred to read: refused)
     sheet, want = _table_sheet_of(result, truth, "fill", "red")
     assert "red-10" not in want["marked"]
-    assert (sheet.verdicts["red-10"].state, sheet.verdicts["red-10"].note) == (
-        "uncertain", LIT_PEN_MARK)
-    assert sheet.status == "review"
+    _doubted(sheet, "red-10", LIT_PEN_MARK)
     for sheet in result.sheets:  # no sheet of the photo is sure of a wrong score
         want = min(truth["sheets"], key=lambda t: len(set(sheet.marked) ^ set(t["marked"])))
         if sheet.status == "ok":
@@ -560,9 +562,7 @@ def test_a_pens_fill_read_crossed_only_once_lit_is_doubtful(tmp_path):
     assert result.error is None
     sheet, want = _table_sheet_of(result, truth, "fill", "red")
     assert "yellow-9" in want["marked"]
-    assert (sheet.verdicts["yellow-9"].state, sheet.verdicts["yellow-9"].note) == (
-        "uncertain", LIT_PEN_MARK)
-    assert sheet.status == "review"
+    _doubted(sheet, "yellow-9", LIT_PEN_MARK)
 
 
 def test_an_empty_box_of_a_pens_player_read_crossed_once_lit_is_doubtful(tmp_path):
@@ -576,9 +576,7 @@ def test_an_empty_box_of_a_pens_player_read_crossed_once_lit_is_doubtful(tmp_pat
 
     sheet, expected = independent_photo_sheet(tmp_path, 62, 34, 1.0)
     assert "red-4" not in expected["marked"]
-    assert (sheet.verdicts["red-4"].state, sheet.verdicts["red-4"].note) == (
-        "uncertain", LIT_PEN_MARK)
-    assert sheet.status == "review"
+    _doubted(sheet, "red-4", LIT_PEN_MARK)
     crossed = {b for b, v in sheet.verdicts.items() if v.state == "crossed"}
     marked = set(expected["marked"])
     assert crossed <= marked and marked - crossed <= set(sheet.uncertain)
