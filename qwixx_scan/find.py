@@ -355,7 +355,23 @@ def _affine_from_marker(hit: MarkerHit, size_mm: tuple[float, float]) -> np.ndar
     return solution.T
 
 
-def _pair_error(a: MarkerHit, b: MarkerHit, size_mm: tuple[float, float]) -> float:
+@dataclass(frozen=True)
+class _Placed:
+    """What :func:`_pair_error` needs of one marker hit, for a sheet size:
+    its centre (px), its place on the sheet (mm) and the picture's scale
+    and slant where it lies (the linear part of its mm -> px affine map)."""
+
+    centre_px: np.ndarray
+    centre_mm: np.ndarray
+    slant: np.ndarray
+
+    @classmethod
+    def of(cls, hit: MarkerHit, size_mm: tuple[float, float]) -> _Placed:
+        return cls(hit.centre, marker_rect_corners_mm(hit.marker_id, size_mm).mean(axis=0),
+                   _affine_from_marker(hit, size_mm)[:, :2])
+
+
+def _pair_error(a: _Placed, b: _Placed) -> float:
     """How badly a and b disagree about being on one sheet (0 = perfectly):
     how far the step from a's centre to b's is from what the two markers'
     shapes predict, as a share of its length.
@@ -364,14 +380,12 @@ def _pair_error(a: MarkerHit, b: MarkerHit, size_mm: tuple[float, float]) -> flo
     across a tilted sheet they change, so the step is predicted with the
     mean of both (the trapezoid rule), not with either end's alone.
     """
-    step = b.centre - a.centre
+    step = b.centre_px - a.centre_px
     distance = float(np.linalg.norm(step))
     if distance < 1e-6:
         return float("inf")
-    step_mm = (marker_rect_corners_mm(b.marker_id, size_mm).mean(axis=0)
-               - marker_rect_corners_mm(a.marker_id, size_mm).mean(axis=0))
-    slant = (_affine_from_marker(a, size_mm)[:, :2] + _affine_from_marker(b, size_mm)[:, :2]) / 2
-    return float(np.linalg.norm(slant @ step_mm - step) / distance)
+    slant = (a.slant + b.slant) / 2
+    return float(np.linalg.norm(slant @ (b.centre_mm - a.centre_mm) - step) / distance)
 
 
 def group_markers(hits: list[MarkerHit], size_mm: tuple[float, float]) -> list[MarkerGroup]:
@@ -381,10 +395,12 @@ def group_markers(hits: list[MarkerHit], size_mm: tuple[float, float]) -> list[M
     Groups come out with the most markers first; a lone marker is a group of one.
     """
     n = len(hits)
+    # each marker's fit once, not once per pair (a table's 16 markers: 120 pairs)
+    placed = [_Placed.of(hit, size_mm) for hit in hits]
     error = np.full((n, n), np.inf)
     for i, j in combinations(range(n), 2):
         if hits[i].marker_id != hits[j].marker_id:
-            error[i, j] = error[j, i] = _pair_error(hits[i], hits[j], size_mm)
+            error[i, j] = error[j, i] = _pair_error(placed[i], placed[j])
     candidates: list[tuple[int, float, frozenset[int]]] = []
     for seed in range(n):
         members = {hits[seed].marker_id: seed}
