@@ -341,19 +341,19 @@ LIT_VOTE = 0.5
 LIT_DARKER_THAN_CROSSES = 2.5
 LIT_SHADOW = ("read crossed once the light inside it was taken as that of the paper around "
               "it, but darker than this player's crosses by far (a shadow?)")
-#: Lit from around, a light fill shows; a pen's mark does not need it. A
-#: box read crossed only once lit from around it (LIT_FROM_AROUND) is
-#: doubtful where the player's crosses read with confidence (at least
+#: Lit from around, a light fill shows; a pen's mark does not need it. A box
+#: read crossed only once lit from around it (LIT_FROM_AROUND) is doubtful
+#: where the player's crosses read with confidence (at least
 #: own_marks.MIN_CROSSES of them) leave dark ink (their middle one
 #: PEN_DEEP_INK_MM2 of deep ink or more: a pen, not a pencil), unless the
-#: light washes the box out (see WASHED_OUT: under glare,
-#: ``scan_benchmark.py --spoil glare``, seed 9, two right crosses in pen read
-#: so). At first only such boxes holding less than LIGHT_CROSS_SHARE of the
-#: player's middle ink were: on a fresh hard table photo
-#: (foreign_photos.py --table seed 33, photo 9: 44 % exposure, a player
-#: filling boxes in red) the line through a skipped red 10 read so (0.84
-#: as it was, 0.98 lit), 0.07 of the player's ink. But on hard seed 62,
-#: photo 34 (37 % exposure, noise 9, a shadow band) an empty red 4 of a
+#: light washes the box out (any box, as for NO_DEEP_INK; see WASHED_OUT:
+#: under glare, ``scan_benchmark.py --spoil glare``, seed 9, two right
+#: crosses in pen read so). At first only such boxes holding less than
+#: LIGHT_CROSS_SHARE of the player's middle ink were: on a fresh hard table
+#: photo (foreign_photos.py --table seed 33, photo 9: 44 % exposure, a
+#: player filling boxes in red) the line through a skipped red 10 read so
+#: (0.84 as it was, 0.98 lit), 0.07 of the player's ink. But on hard seed
+#: 62, photo 34 (37 % exposure, noise 9, a shadow band) an empty red 4 of a
 #: player crossing in blue read so holding 0.57 of their ink, and the sheet
 #: came out ``ok`` with a wrong score; right pen crosses read so held as
 #: little as 0.36 (of 139 right crosses read so over 14,663 sheets, 8 were
