@@ -661,18 +661,18 @@ def _skip_like_crosses(inputs: np.ndarray, crossed: np.ndarray | None,
 
 def _narrow_crosses_without_deep_ink(crossed: np.ndarray | None, crossed_p: np.ndarray,
                                      deep_ink_mm2: np.ndarray,
-                                     washed_out: np.ndarray) -> np.ndarray:
+                                     washed: np.ndarray) -> np.ndarray:
     """Per box, whether it is read crossed only narrowly holding almost
     none of the deep ink of a dark pen's crosses (the player's, ``crossed``,
     see :func:`_read_crossed`), where the light does not wash it out
-    (``washed_out``, see NARROW_CROSS_P)."""
+    (``washed``: :func:`_washed_out` of every box, see NARROW_CROSS_P)."""
     if crossed is None:
         return np.zeros(len(crossed_p), bool)
     typical = float(np.median(deep_ink_mm2[crossed]))
     if typical < DARK_PEN_DEEP_INK_MM2:
         return np.zeros(len(crossed_p), bool)
     return crossed & (crossed_p < NARROW_CROSS_P) & (deep_ink_mm2 < NO_DEEP_INK_SHARE * typical) \
-        & ~washed_out
+        & ~washed
 
 
 def _doubt_dark_lit_crosses(verdicts: list[BoxVerdict], crossed: np.ndarray | None,
@@ -698,16 +698,16 @@ def _doubt_dark_lit_crosses(verdicts: list[BoxVerdict], crossed: np.ndarray | No
 
 
 def _doubt_pens_lit_crosses(verdicts: list[BoxVerdict], crossed: np.ndarray | None,
-                           deep_ink_mm2: np.ndarray, washed_out: np.ndarray) -> list[BoxVerdict]:
+                           deep_ink_mm2: np.ndarray, washed: np.ndarray) -> list[BoxVerdict]:
     """The verdicts with every box read crossed only once lit from around it
     (LIT_FROM_AROUND) doubtful where the player writes with a pen (their
     crosses, ``crossed``, see :func:`_read_crossed`, leave PEN_DEEP_INK_MM2
     of deep ink: ``deep_ink_mm2`` per box) and the light does not wash the
-    box out (``washed_out``)."""
+    box out (``washed``: :func:`_washed_out` of every box)."""
     if crossed is None or float(np.median(deep_ink_mm2[crossed])) < PEN_DEEP_INK_MM2:
         return verdicts
     return [BoxVerdict(v.box_id, "uncertain", 0.3, LIT_PEN_MARK, found_at_mm=v.found_at_mm)
-            if v.note == LIT_FROM_AROUND and not washed_out[i] else v
+            if v.note == LIT_FROM_AROUND and not washed[i] else v
             for i, v in enumerate(verdicts)]
 
 
