@@ -65,9 +65,10 @@ LEAN = 0.4
 #: the 160 table photos or photogen's 1,650 had it so; one of the 9,360 of
 #: the unseen-marks benchmark, next to a thin X, did).
 #: Where the networks asked first all read a box empty, ``d`` is not asked
-#: (see AGREED) unless the box holds some ink (read.TURN_CHECK_INK_MM2):
-#: then it is, and where it gives PENCIL_LEAN or more, every network is
-#: asked as for a box they are unsure of. A classic sheet shaded in with
+#: (see AGREED) unless the box holds some ink (read.TURN_CHECK_INK_MM2) or
+#: its paper is darkened (read.PENCIL_ASK_DARK_PX): then it is, and where
+#: it gives PENCIL_LEAN or more, every network is asked as for a box they
+#: are unsure of. A classic sheet shaded in with
 #: light pencil hatching (independent seed 41, photo 146) had a box with
 #: 4.6 mm^2 of ink that ``e``, ``b`` and ``c`` read empty (0.01-0.05) and
 #: ``d`` crossed (0.67): the sheet came out ``ok`` with a wrong score.

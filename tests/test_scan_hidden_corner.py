@@ -488,6 +488,27 @@ def test_a_light_pencil_fill_the_first_networks_read_empty_is_shown_to_the_penci
     assert {b for b, v in sheet.verdicts.items() if v.state == "crossed"} <= set(expected["marked"])
 
 
+def test_a_pencil_check_over_a_number_the_first_networks_read_empty_is_shown_to_the_pencil_network(
+        tmp_path):
+    # An independent table photo (seed 48, photo 30): sheet A's player
+    # checks boxes in light pencil. The check on yellow 10 lies mostly over
+    # the printed digits, so it counts hardly any ink (0.08 mm^2, against
+    # the darkest print nearby) though it darkens the paper beside them; the
+    # three networks asked first read it empty (0.001-0.025), ``d`` was not
+    # asked, and the sheet came out ok with a wrong score. A box whose paper
+    # is darkened is shown to ``d`` too (0.975): doubtful now.
+    result, truth = independent_photo(tmp_path, 48, 30, table=True)
+    (sheet,) = [s for s in result.sheets if s.sheet.letter == "A"]
+    (want,) = [t for t in truth["sheets"] if t["letter"] == "A"]
+    assert "yellow-10" in want["marked"]
+    assert sheet.verdicts["yellow-10"].state == "uncertain"
+    assert sheet.status == "review"
+    for sheet in result.sheets:  # no sheet of the photo is sure of a wrong score
+        (want,) = [t for t in truth["sheets"] if t["letter"] == sheet.sheet.letter]
+        if sheet.status == "ok":
+            assert set(sheet.marked) == set(want["marked"])
+
+
 def test_a_shadow_read_crossed_once_lit_from_around_is_doubtful(tmp_path):
     # An independent table photo (benchmarks/foreign_photos.py --table, seed
     # 22, photo 39: dark, noise 11, a shadow band, four Kettingen sheets in
