@@ -137,9 +137,9 @@ def scan_command(photos: tuple[str, ...], as_json: bool, overlay_dir: str | None
                  as_game: bool, jobs: int, layout_files: tuple[str, ...]) -> None:
     """Read photographed score sheets and score them.
 
-    PHOTO is a JPEG, PNG or HEIC photo, or a PDF from a scanner (every page
-    is read), or a folder: every such file in it, by name. A photo may hold
-    several sheets. Each sheet is identified by
+    PHOTO is a JPEG, PNG or HEIC photo (WebP, TIFF and BMP too), or a PDF
+    from a scanner (every page is read), or a folder: every such file in it,
+    by name. A photo may hold several sheets. Each sheet is identified by
     the code printed on it, read box by box and scored with the rules; a box
     the reader cannot decide is reported as uncertain and the sheet is sent
     to review, never guessed.
