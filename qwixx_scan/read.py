@@ -37,9 +37,7 @@ y / px_per_mm), x right, y down, top-left trim corner at (0, 0).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, replace
-from functools import cache
 
 import cv2
 import numpy as np
@@ -489,10 +487,9 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
              for x, y in centres_px]
     classifier = box_classifier()
     inked = ink_mm2[:, 0] >= TURN_CHECK_INK_MM2
-    # own_marks.darkened_pixels of every box, worked out once where first asked
-    darkened = cache(lambda: darkened_pixels(inputs))
-    reading = classifier.crossed_reading(
-        inputs, inked=inked | (darkened() >= PENCIL_ASK_DARK_PX))
+    darkened = darkened_pixels(inputs)  # own_marks': paper a mark darkens, per box
+    reading = classifier.crossed_reading(inputs,
+                                         inked=inked | (darkened >= PENCIL_ASK_DARK_PX))
     crossed_p, median_p = reading.p, reading.median
     # Boxes found away from their neighbours: also read where they put them.
     second_p = np.full(len(crossed_p), np.nan)
@@ -615,15 +612,13 @@ def _print_under_ink(located: LocatedInputs, crossed_p: np.ndarray) -> np.ndarra
     return under
 
 
-def _faint_crosses(crossed_p: np.ndarray, ink_mm2: np.ndarray,
-                   darkened_of_boxes: Callable[[], np.ndarray]) -> bool:
+def _faint_crosses(crossed_p: np.ndarray, ink_mm2: np.ndarray, darkened: np.ndarray) -> bool:
     """Some box read crossed holds hardly any ink and hardly darkens its paper
     more than the boxes read empty do (see FAINT_MARK_MM2, FAINT_DARK_PX);
-    ``darkened_of_boxes()``: own_marks.darkened_pixels of every box."""
+    ``darkened``: own_marks.darkened_pixels of every box."""
     thin = (crossed_p >= CROSSED_P) & (ink_mm2 < FAINT_MARK_MM2)
     if not thin.any():
         return False
-    darkened = darkened_of_boxes()
     empty = crossed_p <= EMPTY_P
     floor = float(np.median(darkened[empty])) if empty.any() else 0.0
     return bool(np.any(darkened[thin] < floor + FAINT_DARK_PX))
@@ -690,17 +685,16 @@ def _narrow_crosses_without_deep_ink(crossed: np.ndarray | None, crossed_p: np.n
 
 
 def _doubt_dark_lit_crosses(verdicts: list[BoxVerdict], crossed: np.ndarray | None,
-                            inputs: np.ndarray, darkened_of_boxes: Callable[[], np.ndarray],
+                            inputs: np.ndarray, darkened: np.ndarray,
                             classifier) -> list[BoxVerdict]:
     """The verdicts with every box read crossed only once lit from around it
     (LIT_FROM_AROUND) doubtful where it looks like a shadow rather than a
     light fill: darker than the player's crosses (``crossed``, see
     :func:`_read_crossed`) by far (see LIT_DARKER_THAN_CROSSES);
-    ``darkened_of_boxes()``: own_marks.darkened_pixels of every box."""
+    ``darkened``: own_marks.darkened_pixels of every box."""
     lit = np.array([v.note == LIT_FROM_AROUND for v in verdicts])
     if crossed is None or not lit.any():
         return verdicts
-    darkened = darkened_of_boxes()
     theirs = float(np.median(darkened[crossed]))
     vote = np.median(classifier.each_probability(inputs[lit]), axis=0)
     out = list(verdicts)
@@ -736,11 +730,10 @@ def _doubt_empties_of_a_doubtful_sheet(verdicts: list[BoxVerdict]) -> list[BoxVe
 
 
 def _settle_by_own_marks(verdicts: list[BoxVerdict], inputs: np.ndarray, ink_mm2: np.ndarray,
-                         darkened_of_boxes: Callable[[], np.ndarray],
-                         classifier) -> list[BoxVerdict]:
+                         darkened: np.ndarray, classifier) -> list[BoxVerdict]:
     """The verdicts with every box doubted for its mark that looks like this
     player's confident crosses taken as crossed (see :mod:`own_marks`);
-    ``darkened_of_boxes()``: own_marks.darkened_pixels of every box."""
+    ``darkened``: own_marks.darkened_pixels of every box."""
     doubtful = np.array([v.state == "uncertain" and v.note == DOUBTFUL_MARK for v in verdicts])
     if not doubtful.any():
         return verdicts
@@ -751,7 +744,6 @@ def _settle_by_own_marks(verdicts: list[BoxVerdict], inputs: np.ndarray, ink_mm2
     # sheet's empty boxes hold: left out, its ink would no longer raise the
     # floor (a box of a sheet read half a row off was taken as crossed).
     empty = (states == "empty") | np.array([v.note == HIDDEN_PRINT for v in verdicts])
-    darkened = darkened_of_boxes()
     by_ink, by_shade = like_own_crosses(states == "crossed", empty, doubtful, ink_mm2,
                                         ink_colours(inputs), vote, darkened)
     if not (by_ink | by_shade).any():
