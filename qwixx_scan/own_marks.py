@@ -50,6 +50,7 @@ about some of the boxes it settles).
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from .box_model import INPUT_PX
@@ -141,8 +142,12 @@ def paper_pixels(inputs: np.ndarray) -> np.ndarray:
     """Which pixels of each box's middle (n x INNER_PX x INNER_PX, bool) are
     paper: the blank sheet at least PAPER_BLANK light there and all round."""
     blank = inputs[:, 3:6].mean(axis=1)
-    padded = np.pad(blank, ((0, 0), (1, 1), (1, 1)), mode="edge")
-    size = blank.shape[1]
-    darkest_around = np.min([padded[:, dy:dy + size, dx:dx + size]
-                            for dy in range(3) for dx in range(3)], axis=0)
-    return darkest_around[:, INNER, INNER] >= PAPER_BLANK
+    n, size = blank.shape[:2]
+    if n == 0:
+        return np.zeros((0, INNER_PX, INNER_PX), bool)
+    # The boxes stacked into one column for a single 3 x 3 erosion (a
+    # quarter of the time of nine shifted numpy copies): where two boxes
+    # meet, their margins mix, but the middle (INNER) lies further in.
+    darkest_around = cv2.erode(np.ascontiguousarray(blank.reshape(n * size, size)),
+                               np.ones((3, 3), np.uint8), borderType=cv2.BORDER_REPLICATE)
+    return darkest_around.reshape(n, size, size)[:, INNER, INNER] >= PAPER_BLANK

@@ -487,7 +487,7 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
              for x, y in centres_px]
     classifier = box_classifier()
     inked = ink_mm2[:, 0] >= TURN_CHECK_INK_MM2
-    darkened = darkened_pixels(inputs)  # own_marks': paper a mark darkens, per box
+    darkened = darkened_pixels(inputs)  # per box, the paper a mark darkens (own_marks)
     reading = classifier.crossed_reading(inputs,
                                          inked=inked | (darkened >= PENCIL_ASK_DARK_PX))
     crossed_p, median_p = reading.p, reading.median
