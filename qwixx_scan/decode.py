@@ -111,11 +111,11 @@ _TURN_UPRIGHT = {1: lambda image: image,
 
 
 #: File name endings of the files taken as photos from a folder: every kind
-#: the decoder reads (a phone's JPEG, HEIC or WebP, a scanner's TIFF or PDF).
+#: the decoder reads (a phone's JPEG, HEIC or WebP, a scanner's TIFF, BMP or PDF).
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".heic", ".heif", ".webp", ".tif", ".tiff", ".bmp",
                   ".pdf")
 #: How messages name them.
-PHOTO_KINDS = "JPEG, PNG, HEIC, WebP, TIFF or PDF"
+PHOTO_KINDS = "JPEG, PNG, HEIC, WebP, TIFF, BMP or PDF"
 
 
 def photos_in_folder(folder: str | Path) -> list[Path]:

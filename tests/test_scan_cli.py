@@ -172,16 +172,17 @@ def test_a_folder_is_read_photo_by_photo_in_name_order(photos, tmp_path):
 
 
 def test_a_folder_takes_every_kind_of_picture_the_scanner_reads(photos, tmp_path):
-    # A flatbed scanner's TIFF and a photo shared as WebP sit beside the JPEG.
+    # A flatbed scanner's TIFF or BMP and a photo shared as WebP sit beside the JPEG.
     folder = tmp_path / "mixed"
     folder.mkdir()
     picture = cv2.imread(photos["good"])
     cv2.imwrite(str(folder / "a.jpg"), picture)
     cv2.imwrite(str(folder / "b.TIF"), picture)
     cv2.imwrite(str(folder / "c.webp"), picture, [cv2.IMWRITE_WEBP_QUALITY, 90])
+    cv2.imwrite(str(folder / "d.bmp"), picture)
     result = run(str(folder), "--json")
     entries = json.loads(result.stdout)
-    assert [Path(e["file"]).name for e in entries] == ["a.jpg", "b.TIF", "c.webp"]
+    assert [Path(e["file"]).name for e in entries] == ["a.jpg", "b.TIF", "c.webp", "d.bmp"]
     assert {e["sheets"][0]["score"]["total"] for e in entries} == {
         entries[0]["sheets"][0]["score"]["total"]}
     assert all(e["error"] is None for e in entries) and result.exit_code == 0
@@ -192,3 +193,4 @@ def test_a_folder_without_photos_is_reported_and_the_rest_read(photos, tmp_path)
     assert result.exit_code == 3
     first, second = json.loads(result.stdout)
     assert "no photos in it" in first["error"] and second["error"] is None
+    assert "BMP" in first["error"]  # the message names every kind a folder takes

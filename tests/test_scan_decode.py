@@ -59,9 +59,10 @@ def test_png(tmp_path, picture, known):
     # print-minded editors save CMYK JPEGs
     ("cmyk.jpg", lambda path, im: Image.fromarray(im[:, :, ::-1]).convert("CMYK").save(
         path, quality=92)),
-    # photos shared from some phones and apps, a flatbed scanner's TIFF
+    # photos shared from some phones and apps, a flatbed scanner's TIFF or BMP
     ("shared.webp", lambda path, im: cv2.imwrite(path, im, [cv2.IMWRITE_WEBP_QUALITY, 90])),
     ("scan.tiff", lambda path, im: cv2.imwrite(path, im)),
+    ("scan.bmp", lambda path, im: cv2.imwrite(path, im)),
 ])
 def test_grey_cmyk_16_bit_and_alpha_pictures(tmp_path, picture, known, name, save):
     path = str(tmp_path / name)
