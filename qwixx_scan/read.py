@@ -47,7 +47,9 @@ from qwixx_print.layout import Sheet
 from .box_inputs import LocatedInputs, ReaderReference, located_box_inputs, reader_reference
 from .box_model import MEMBERS, MIRRORED_VIEWS, SURE, box_classifier
 from .locate import ASTRAY_SHEET_MATCH, MAX_ASTRAY
-from .own_marks import INNER, INNER_PX, MIN_CROSSES, darkened_pixels, like_own_crosses
+from .own_marks import LEAN as OWN_LEAN
+from .own_marks import (INNER, INNER_PX, MIN_CROSSES, darkened_pixels, like_own_crosses,
+                        paper_pixels)
 from .skip_lines import lone_lines, struck_through
 
 #: A box found away from where its neighbours put it is read at both places
@@ -400,6 +402,9 @@ LIT_LEANS = ("read empty, but this player shades boxes in lightly and, lit from 
              "around it, it may be shaded too")
 OWN_MARKS_REASON = ("like this player's crosses: as much ink, in their pen's colour, far more "
                     "than any empty box; the networks lean crossed")
+#: The same where the networks lean empty (see own_marks.COVER_MARGIN).
+OWN_HATCHING_REASON = ("like this player's crosses: as much ink, in their pen's colour, far more "
+                       "than any empty box, over as much of the box as their hatching")
 #: A lamp reflected by the paper washes a patch of the sheet out: print and
 #: ink there keep a fraction of their contrast, and a cross under it can
 #: read empty with confidence (the print's match, being normalised, does
@@ -744,8 +749,9 @@ def _settle_by_own_marks(verdicts: list[BoxVerdict], inputs: np.ndarray, ink_mm2
     # sheet's empty boxes hold: left out, its ink would no longer raise the
     # floor (a box of a sheet read half a row off was taken as crossed).
     empty = (states == "empty") | np.array([v.note == HIDDEN_PRINT for v in verdicts])
+    paper = np.count_nonzero(paper_pixels(inputs), axis=(1, 2))
     by_ink, by_shade = like_own_crosses(states == "crossed", empty, doubtful, ink_mm2,
-                                        ink_colours(inputs), vote, darkened)
+                                        ink_colours(inputs), vote, darkened, paper)
     if not (by_ink | by_shade).any():
         return verdicts
     crossed = states == "crossed"
@@ -757,9 +763,9 @@ def _settle_by_own_marks(verdicts: list[BoxVerdict], inputs: np.ndarray, ink_mm2
         detail = (f"{ink_mm2[i]:.0f} mm^2 of ink, their crosses {typical_ink:.0f}" if by_ink[i]
                   else f"darkened over {share[i]:.0f} % of the box, their crosses "
                        f"{typical_share:.0f} %")
+        reason = OWN_MARKS_REASON if vote[i] >= OWN_LEAN else OWN_HATCHING_REASON
         out[i] = replace(verdicts[i], state="crossed", confidence=round(float(vote[i]), 3),
-                         note=f"settled: {OWN_MARKS_REASON} ({detail})",
-                         settled=OWN_MARKS_REASON)
+                         note=f"settled: {reason} ({detail})", settled=reason)
     return out
 
 

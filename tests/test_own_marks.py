@@ -85,6 +85,26 @@ def test_pencil_the_ink_count_misses_is_measured_as_darkened_paper(doubtful_dark
     assert not like_own_crosses(*skin, darkened)[1][-1]  # the colour test holds here too
 
 
+@pytest.mark.parametrize("doubtful_share, vote, settled", [
+    (0.35, 0.05, True),  # hatched like their crosses: taken though the networks lean empty
+    (0.44, 0.05, True),  # a little denser (up to 1.2 x 0.35 + 0.03 = 0.45)
+    (0.60, 0.05, False),  # darkened nearly whole: the shade of a curl, a shadow
+    (0.60, 0.7, True),  # where the networks lean crossed, the share does not count
+])
+def test_where_the_networks_lean_empty_the_hatching_must_cover_the_box_like_the_players(
+        doubtful_share, vote, settled):
+    crossed, empty, doubtful, ink, colour, votes = sheet_reading(doubtful_ink=0.0, vote=vote)
+    darkened = np.r_[np.linspace(60, 140, 6), np.linspace(0, 5, 20), 0.0]
+    paper = np.r_[darkened[:6] / 0.35, np.full(20, 500.0), 200.0]  # crosses cover 35 %
+    darkened[-1] = doubtful_share * paper[-1]
+    _, by_shade = like_own_crosses(crossed, empty, doubtful, ink, colour, votes, darkened,
+                                   paper)
+    assert by_shade[-1] == settled
+    # without the paper counts, only what the networks lean crossed is taken
+    _, by_shade = like_own_crosses(crossed, empty, doubtful, ink, colour, votes, darkened)
+    assert by_shade[-1] == (settled and vote >= 0.5)
+
+
 def test_darkened_pixels_count_marks_on_paper_not_print():
     boxes = np.ones((3, INPUT_CHANNELS, INPUT_PX, INPUT_PX), np.float32)
     mid = slice(INPUT_PX // 2 - 4, INPUT_PX // 2 + 4)

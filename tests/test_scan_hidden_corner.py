@@ -480,12 +480,18 @@ def test_a_light_pencil_fill_the_first_networks_read_empty_is_shown_to_the_penci
     # the three networks asked first, so the others were not asked, and the
     # sheet came out ok with a wrong score; ``d``, which learned from many
     # more pencil marks, gives 0.67. A box holding ink is shown to it too:
-    # doubtful now.
+    # doubtful. Doubtful, it is then taken as crossed for looking like the
+    # player's other fills (own_marks: the networks' median 0.057, but as
+    # much ink in their grey, 0.22 of its paper darkened against their
+    # 0.38): the sheet is read exactly.
+    from qwixx_scan.read import OWN_HATCHING_REASON
+
     sheet, expected = independent_photo_sheet(tmp_path, 41, 146)
     assert "red-11" in expected["marked"]
-    assert sheet.verdicts["red-11"].state == "uncertain"
-    assert sheet.status == "review"
-    assert {b for b, v in sheet.verdicts.items() if v.state == "crossed"} <= set(expected["marked"])
+    assert sheet.verdicts["red-11"].state == "crossed"
+    assert sheet.verdicts["red-11"].settled == OWN_HATCHING_REASON
+    assert {b for b, v in sheet.verdicts.items() if v.state == "crossed"} == set(expected["marked"])
+    assert sheet.status == expected["status"]
 
 
 def test_a_pencil_check_over_a_number_the_first_networks_read_empty_is_shown_to_the_pencil_network(
@@ -503,6 +509,26 @@ def test_a_pencil_check_over_a_number_the_first_networks_read_empty_is_shown_to_
     assert "yellow-10" in want["marked"]
     assert sheet.verdicts["yellow-10"].state == "uncertain"
     assert sheet.status == "review"
+    _no_sheet_sure_of_a_wrong_score(result, truth)
+
+
+def test_a_light_pencil_fill_the_networks_read_empty_is_taken_like_the_players_others(
+        tmp_path):
+    # An independent table photo (seed 47, photo 31): sheet C's player fills
+    # boxes with light pencil zigzags. Over yellow 7 the networks leaned
+    # empty (median 0.045) and the box was doubtful though it holds as much
+    # ink as the player's other fills, in their grey, covering as much of
+    # the box (0.29 of its paper darkened, theirs 0.31): it is taken as
+    # crossed now, and every sheet of the photo comes out ok and exact.
+    from qwixx_scan.read import OWN_HATCHING_REASON
+
+    result, truth = independent_photo(tmp_path, 47, 31, table=True)
+    (sheet,) = [s for s in result.sheets if s.sheet.letter == "C"]
+    (want,) = [t for t in truth["sheets"] if t["letter"] == "C"]
+    assert "yellow-7" in want["marked"]
+    assert sheet.verdicts["yellow-7"].state == "crossed"
+    assert sheet.verdicts["yellow-7"].settled == OWN_HATCHING_REASON
+    assert [s.status for s in result.sheets] == ["ok"] * len(truth["sheets"])
     _no_sheet_sure_of_a_wrong_score(result, truth)
 
 
