@@ -31,8 +31,9 @@ side and saved again as JPEG (quality 80), as messaging apps send photos
 photos' cache folder (or in --cache for --photos).
 
 ``--spoil KIND`` scans copies spoilt the way real photos go wrong (glare,
-bright, tungsten, motion, smooth, dark, shadow: see spoilt_photos.py), made once next to
-the photos' cache folder like ``--long-side``'s.
+bright, tungsten, motion, smooth, dark, shadow, crease, blocky, noisy: see
+spoilt_photos.py), made once next to the photos' cache folder like
+``--long-side``'s.
 
 ``--table`` (issue 5): photos of a whole table, 2-5 sheets each, 12 MP by
 default. Adds: sheets found, photos with every sheet found, median seconds

@@ -16,7 +16,16 @@ KIND:
   above under a ceiling lamp: over each sheet a straight-edged shadow, 30-55
   % darker and a little blue, its edge 0.3-1.5 mm soft, crossing the sheet
   somewhere in its middle three fifths at any angle (the generators' shadows
-  are soft bands and drop shadows, their edges centimetres wide).
+  are soft bands and drop shadows, their edges centimetres wide);
+- ``crease``: the sheet was folded in half and opened again: a straight
+  fold across each sheet near its middle (along or across it, up to 4
+  degrees off), one slope 6-16 % darker fading over 2-6 mm, a thin
+  highlight on the ridge and a thin dark line beside it;
+- ``blocky``: compressed hard once before (JPEG quality 12-20, as some
+  messaging apps and web forms do), its 8 x 8 blocks and smeared colours
+  kept;
+- ``noisy``: a small sensor in a dim room at high ISO: strong noise
+  (sigma 9-14 of 255), partly in colour, grainy over 2 px.
 
 Every spoilt copy is saved again as JPEG (quality 90); the truth goes along
 as it is (the pixels do not move). Fixed seeds: the same copies every time.
@@ -31,7 +40,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-KINDS = ("glare", "bright", "tungsten", "motion", "smooth", "dark", "shadow")
+KINDS = ("glare", "bright", "tungsten", "motion", "smooth", "dark", "shadow", "crease", "blocky",
+         "noisy")
 
 
 def spoil(image: np.ndarray, kind: str, truth: dict, seed: int) -> np.ndarray:
@@ -67,6 +77,18 @@ def spoil(image: np.ndarray, kind: str, truth: dict, seed: int) -> np.ndarray:
     elif kind == "shadow":
         for sheet in truth["sheets"]:
             picture *= _hard_shadow(image.shape[:2], np.float32(sheet["corners_px"]), rng)
+    elif kind == "crease":
+        for sheet in truth["sheets"]:
+            picture *= _crease(image.shape[:2], np.float32(sheet["corners_px"]), rng)[..., None]
+    elif kind == "blocky":
+        quality = int(rng.integers(12, 21))
+        ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        picture = cv2.imdecode(jpeg, cv2.IMREAD_COLOR).astype(np.float32)
+    elif kind == "noisy":
+        sigma = rng.uniform(9, 14)
+        grey = rng.normal(0.0, sigma * 0.8, image.shape[:2]).astype(np.float32)[..., None]
+        colour = rng.normal(0.0, sigma * 0.6, image.shape).astype(np.float32)
+        picture += cv2.GaussianBlur(grey + colour, (0, 0), 0.8)
     else:
         raise ValueError(f"unknown spoil {kind!r}; one of {', '.join(KINDS)}")
     return np.clip(picture, 0, 255).astype(np.uint8)
@@ -91,6 +113,35 @@ def _hard_shadow(shape: tuple[int, int], corners: np.ndarray,
     depth = rng.uniform(0.3, 0.55)
     tint = np.float32([1.1, 1.04, 1.0])  # (BGR) skylight fills a lamp's shadow: bluer
     return 1 - (depth * inside)[..., None] * (2 - tint)
+
+
+def _crease(shape: tuple[int, int], corners: np.ndarray,
+            rng: np.random.Generator) -> np.ndarray:
+    """Per pixel, how much light a fold across the sheet at ``corners`` (px,
+    the trim's four corners in order) leaves: the fold runs near the middle,
+    along or across the sheet, a few degrees off; the slope on one side faces
+    away from the lamp (darker, fading with distance), the ridge catches a
+    thin highlight and a thin dark line runs beside it."""
+    long_px = max(np.linalg.norm(corners[1] - corners[0]), np.linalg.norm(corners[3] - corners[0]))
+    px_per_mm = long_px / 200.0  # every layout's trim is about 200 mm long
+    centre = corners.mean(axis=0)
+    sides = (corners[1] - corners[0], corners[3] - corners[0])
+    along, across = sides if rng.random() < 0.5 else sides[::-1]
+    angle = np.arctan2(along[1], along[0]) + np.deg2rad(rng.uniform(-4, 4))
+    shift = rng.uniform(-0.08, 0.08) * np.linalg.norm(across)
+    normal = np.float32([-np.sin(angle), np.cos(angle)])
+    through = centre + shift * normal
+    yy, xx = np.mgrid[0:shape[0], 0:shape[1]].astype(np.float32)
+    side = ((xx - through[0]) * normal[0] + (yy - through[1]) * normal[1]) / px_per_mm  # mm
+    if rng.random() < 0.5:
+        side = -side
+    slope = rng.uniform(0.08, 0.2) * np.exp(-np.maximum(side, 0) / rng.uniform(2, 6))
+    light = 1 - np.where(side >= 0, slope, 0)
+    light += 0.1 * np.exp(-((side + 0.2) / 0.2) ** 2)  # the ridge's highlight
+    light -= rng.uniform(0.15, 0.3) * np.exp(-((side - 0.15) / 0.2) ** 2)  # its dark edge
+    on_sheet = np.zeros(shape, np.uint8)
+    cv2.fillConvexPoly(on_sheet, np.round(corners).astype(np.int32), 1)
+    return np.where(on_sheet > 0, light, 1).astype(np.float32)
 
 
 def shrink(image: np.ndarray, truth: dict, long_side: int) -> np.ndarray:

@@ -480,18 +480,13 @@ def test_a_light_pencil_fill_the_first_networks_read_empty_is_shown_to_the_penci
     # the three networks asked first, so the others were not asked, and the
     # sheet came out ok with a wrong score; ``d``, which learned from many
     # more pencil marks, gives 0.67. A box holding ink is shown to it too:
-    # doubtful. Doubtful, it is then taken as crossed for looking like the
-    # player's other fills (own_marks: the networks' median 0.057, but as
-    # much ink in their grey, 0.22 of its paper darkened against their
-    # 0.38): the sheet is read exactly.
-    from qwixx_scan.read import OWN_HATCHING_REASON
-
+    # doubtful now. (Not taken for the player's hatching, own_marks: its ink
+    # count falls just short of their fills', 0.98 of the floor.)
     sheet, expected = independent_photo_sheet(tmp_path, 41, 146)
     assert "red-11" in expected["marked"]
-    assert sheet.verdicts["red-11"].state == "crossed"
-    assert sheet.verdicts["red-11"].settled == OWN_HATCHING_REASON
-    assert {b for b, v in sheet.verdicts.items() if v.state == "crossed"} == set(expected["marked"])
-    assert sheet.status == expected["status"]
+    assert sheet.verdicts["red-11"].state == "uncertain"
+    assert sheet.status == "review"
+    assert {b for b, v in sheet.verdicts.items() if v.state == "crossed"} <= set(expected["marked"])
 
 
 def test_a_pencil_check_over_a_number_the_first_networks_read_empty_is_shown_to_the_pencil_network(
@@ -517,9 +512,10 @@ def test_a_light_pencil_fill_the_networks_read_empty_is_taken_like_the_players_o
     # An independent table photo (seed 47, photo 31): sheet C's player fills
     # boxes with light pencil zigzags. Over yellow 7 the networks leaned
     # empty (median 0.045) and the box was doubtful though it holds as much
-    # ink as the player's other fills, in their grey, covering as much of
-    # the box (0.29 of its paper darkened, theirs 0.31): it is taken as
-    # crossed now, and every sheet of the photo comes out ok and exact.
+    # ink as the player's other fills (twice the floor, by the ink count and
+    # by its darkened paper), in their grey, covering as much of the box
+    # (0.29 of its paper darkened, theirs 0.31): it is taken as crossed now,
+    # and every sheet of the photo comes out ok and exact.
     from qwixx_scan.read import OWN_HATCHING_REASON
 
     result, truth = independent_photo(tmp_path, 47, 31, table=True)
