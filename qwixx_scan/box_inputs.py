@@ -369,7 +369,8 @@ def _box_input(plan: _BoxPlan, photo: np.ndarray, level: np.ndarray, cells: np.n
     inside = np.maximum(np.maximum(below[:, :, 0], below[:, :, 1]), below[:, :, 2])
     ink = (np.count_nonzero(inside > INK_DARKNESS) / p**2,
            np.count_nonzero(inside > DEEP_INK_DARKNESS) / p**2)
-    # (np.minimum(photo, 1.5), five times as fast: 1.5 ms of a sheet's reading)
+    # capped at 1.5 by a threshold: the same as np.minimum, five times as fast
+    # (1.5 ms of a sheet's reading)
     capped = cv2.threshold(photo, 1.5, 1.5, cv2.THRESH_TRUNC)[1]
     small = cv2.resize(capped, (INPUT_PX, INPUT_PX), interpolation=cv2.INTER_AREA)
     out = np.empty((INPUT_CHANNELS, INPUT_PX, INPUT_PX), np.float32)

@@ -47,9 +47,9 @@ from qwixx_print.layout import Sheet
 from .box_inputs import LocatedInputs, ReaderReference, located_box_inputs, reader_reference
 from .box_model import MEMBERS, MIRRORED_VIEWS, SURE, box_classifier
 from .locate import ASTRAY_SHEET_MATCH, MAX_ASTRAY
+from .own_marks import INNER, INNER_PX, MIN_CROSSES
 from .own_marks import LEAN as OWN_LEAN
-from .own_marks import (INNER, INNER_PX, MIN_CROSSES, darkened_pixels, like_own_crosses,
-                        paper_pixels)
+from .own_marks import darkened_pixels, like_own_crosses, paper_pixels
 from .skip_lines import lone_lines, struck_through
 
 #: A box found away from where its neighbours put it is read at both places
