@@ -499,8 +499,7 @@ def test_a_pencil_check_over_a_number_the_first_networks_read_empty_is_shown_to_
     # asked, and the sheet came out ok with a wrong score. A box whose paper
     # is darkened is shown to ``d`` too (0.975): doubtful now.
     result, truth = independent_photo(tmp_path, 48, 30, table=True)
-    (sheet,) = [s for s in result.sheets if s.sheet.letter == "A"]
-    (want,) = [t for t in truth["sheets"] if t["letter"] == "A"]
+    sheet, want = _lettered_sheet(result, truth, "A")
     assert "yellow-10" in want["marked"]
     assert sheet.verdicts["yellow-10"].state == "uncertain"
     assert sheet.status == "review"
@@ -519,8 +518,7 @@ def test_a_light_pencil_fill_the_networks_read_empty_is_taken_like_the_players_o
     from qwixx_scan.read import OWN_HATCHING_REASON
 
     result, truth = independent_photo(tmp_path, 47, 31, table=True)
-    (sheet,) = [s for s in result.sheets if s.sheet.letter == "C"]
-    (want,) = [t for t in truth["sheets"] if t["letter"] == "C"]
+    sheet, want = _lettered_sheet(result, truth, "C")
     assert "yellow-7" in want["marked"]
     assert sheet.verdicts["yellow-7"].state == "crossed"
     assert sheet.verdicts["yellow-7"].settled == OWN_HATCHING_REASON
@@ -542,8 +540,7 @@ def test_a_shadow_read_crossed_once_lit_from_around_is_doubtful(tmp_path):
 
     result, truth = independent_photo(tmp_path, 22, 39, table=True)
     assert result.error is None and len(result.sheets) == 4
-    (sheet,) = [s for s in result.sheets if s.sheet.letter == "D"]
-    (want,) = [t for t in truth["sheets"] if t["letter"] == "D"]
+    sheet, want = _lettered_sheet(result, truth, "D")
     assert "red-9" not in want["marked"]
     assert sheet.verdicts["red-9"].state == "uncertain"
     assert sheet.verdicts["red-9"].note in (LIT_SHADOW, LIT_CROSSED)
@@ -567,6 +564,14 @@ def _no_sheet_sure_of_a_wrong_score(result, truth) -> None:
             want = min(truth["sheets"], key=lambda t: len(set(sheet.marked) ^ set(t["marked"])))
         if sheet.status == "ok":
             assert set(sheet.marked) == set(want["marked"])
+
+
+def _lettered_sheet(result, truth, letter):
+    """The scanner's sheet and the truth's sheet of ``letter`` (a table
+    photo, each player on a different letter)."""
+    (sheet,) = [s for s in result.sheets if s.sheet.letter == letter]
+    (want,) = [t for t in truth["sheets"] if t["letter"] == letter]
+    return sheet, want
 
 
 def _table_sheet_of(result, truth, kind, ink):
@@ -655,8 +660,7 @@ def test_a_neighbours_stroke_one_network_doubts_is_not_read_as_a_sure_cross(tmp_
     # the networks tuned on wild marks read it crossed that way).
     result, truth = independent_photo(tmp_path, 14, 37, 1.0, table=True)
     assert result.error is None and result.problems == []
-    (sheet,) = [s for s in result.sheets if s.sheet.letter == "D"]
-    (want,) = [t for t in truth["sheets"] if t["letter"] == "D"]
+    sheet, want = _lettered_sheet(result, truth, "D")
     assert "yellow-11" not in want["marked"] and "yellow-10" in want["marked"]
     assert sheet.verdicts["yellow-11"].state == "uncertain" and sheet.status == "review"
     _no_sheet_sure_of_a_wrong_score(result, truth)
@@ -669,8 +673,7 @@ def test_faint_crosses_in_a_noisy_photo_keep_their_sheet_faint(tmp_path):
     # counts from there, not from none). Red 4 and red 6, crosses the
     # networks read empty (0.05, 0.03), stay doubtful.
     result, truth = independent_photo(tmp_path, 14, 37, 1.0, table=True)
-    (sheet,) = [s for s in result.sheets if s.sheet.letter == "A"]
-    (want,) = [t for t in truth["sheets"] if t["letter"] == "A"]
+    sheet, want = _lettered_sheet(result, truth, "A")
     assert {"red-4", "red-6"} <= set(want["marked"])
     assert sheet.verdicts["red-4"].state == "uncertain"
     assert sheet.verdicts["red-6"].state == "uncertain"
