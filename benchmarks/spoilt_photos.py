@@ -19,8 +19,8 @@ KIND:
   are soft bands and drop shadows, their edges centimetres wide);
 - ``crease``: the sheet was folded in half and opened again: a straight
   fold across each sheet near its middle (along or across it, up to 4
-  degrees off), one slope 6-16 % darker fading over 2-6 mm, a thin
-  highlight on the ridge and a thin dark line beside it;
+  degrees off), one slope 8-20 % darker fading over 2-6 mm, a thin
+  highlight on the ridge and a dark line 15-30 % deep beside it;
 - ``blocky``: compressed hard once before (JPEG quality 12-20, as some
   messaging apps and web forms do), its 8 x 8 blocks and smeared colours
   kept;
@@ -82,7 +82,7 @@ def spoil(image: np.ndarray, kind: str, truth: dict, seed: int) -> np.ndarray:
             picture *= _crease(image.shape[:2], np.float32(sheet["corners_px"]), rng)[..., None]
     elif kind == "blocky":
         quality = int(rng.integers(12, 21))
-        ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        _, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
         picture = cv2.imdecode(jpeg, cv2.IMREAD_COLOR).astype(np.float32)
     elif kind == "noisy":
         sigma = rng.uniform(9, 14)
@@ -98,16 +98,13 @@ def _hard_shadow(shape: tuple[int, int], corners: np.ndarray,
                  rng: np.random.Generator) -> np.ndarray:
     """Per pixel and channel, how much light a straight-edged shadow over the
     sheet at ``corners`` (px, the trim's four corners in order) leaves."""
-    long_px = max(np.linalg.norm(corners[1] - corners[0]), np.linalg.norm(corners[3] - corners[0]))
-    px_per_mm = long_px / 200.0  # every layout's trim is about 200 mm long
+    px_per_mm = _px_per_mm(corners)
     u, v = rng.uniform(0.2, 0.8, 2)
     top = corners[0] + u * (corners[1] - corners[0])
     bottom = corners[3] + u * (corners[2] - corners[3])
     through = top + v * (bottom - top)
     angle = rng.uniform(0, 2 * np.pi)
-    normal = np.float32([np.cos(angle), np.sin(angle)])
-    yy, xx = np.mgrid[0:shape[0], 0:shape[1]].astype(np.float32)
-    side = (xx - through[0]) * normal[0] + (yy - through[1]) * normal[1]
+    side = _beyond_line(shape, through, np.float32([np.cos(angle), np.sin(angle)]))
     soft = rng.uniform(0.3, 1.5) * px_per_mm
     inside = 1 / (1 + np.exp(np.clip(-side / soft, -30, 30)))
     depth = rng.uniform(0.3, 0.55)
@@ -122,17 +119,13 @@ def _crease(shape: tuple[int, int], corners: np.ndarray,
     along or across the sheet, a few degrees off; the slope on one side faces
     away from the lamp (darker, fading with distance), the ridge catches a
     thin highlight and a thin dark line runs beside it."""
-    long_px = max(np.linalg.norm(corners[1] - corners[0]), np.linalg.norm(corners[3] - corners[0]))
-    px_per_mm = long_px / 200.0  # every layout's trim is about 200 mm long
     centre = corners.mean(axis=0)
     sides = (corners[1] - corners[0], corners[3] - corners[0])
     along, across = sides if rng.random() < 0.5 else sides[::-1]
     angle = np.arctan2(along[1], along[0]) + np.deg2rad(rng.uniform(-4, 4))
     shift = rng.uniform(-0.08, 0.08) * np.linalg.norm(across)
     normal = np.float32([-np.sin(angle), np.cos(angle)])
-    through = centre + shift * normal
-    yy, xx = np.mgrid[0:shape[0], 0:shape[1]].astype(np.float32)
-    side = ((xx - through[0]) * normal[0] + (yy - through[1]) * normal[1]) / px_per_mm  # mm
+    side = _beyond_line(shape, centre + shift * normal, normal) / _px_per_mm(corners)  # mm
     if rng.random() < 0.5:
         side = -side
     slope = rng.uniform(0.08, 0.2) * np.exp(-np.maximum(side, 0) / rng.uniform(2, 6))
@@ -142,6 +135,20 @@ def _crease(shape: tuple[int, int], corners: np.ndarray,
     on_sheet = np.zeros(shape, np.uint8)
     cv2.fillConvexPoly(on_sheet, np.round(corners).astype(np.int32), 1)
     return np.where(on_sheet > 0, light, 1).astype(np.float32)
+
+
+def _px_per_mm(corners: np.ndarray) -> float:
+    """The scale of the sheet at ``corners`` (px, the trim's four corners in
+    order): every layout's trim is about 200 mm long."""
+    return max(np.linalg.norm(corners[1] - corners[0]),
+               np.linalg.norm(corners[3] - corners[0])) / 200.0
+
+
+def _beyond_line(shape: tuple[int, int], through: np.ndarray, normal: np.ndarray) -> np.ndarray:
+    """Per pixel, how far (px) it lies beyond the line through ``through``
+    square to ``normal`` (a unit vector), on the side the normal points to."""
+    yy, xx = np.mgrid[0:shape[0], 0:shape[1]].astype(np.float32)
+    return (xx - through[0]) * normal[0] + (yy - through[1]) * normal[1]
 
 
 def shrink(image: np.ndarray, truth: dict, long_side: int) -> np.ndarray:

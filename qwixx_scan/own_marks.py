@@ -154,13 +154,14 @@ def _as_much_as_crosses(amount: np.ndarray, crossed: np.ndarray, empty: np.ndarr
     return (amount >= low) & (amount <= MOST_INK * of_crosses.max())
 
 
-def darkened_pixels(inputs: np.ndarray) -> np.ndarray:
+def darkened_pixels(inputs: np.ndarray, paper: np.ndarray | None = None) -> np.ndarray:
     """Per box, how many pixels of the box (the middle of its network input,
     see box_inputs) show paper darkened: the blank sheet at least
     PAPER_BLANK light there and all round, the photo darker than it by
     DARKENED of it. Measured against the blank pixel by pixel, light pencil
-    over a coloured box counts as well as dark ink."""
-    return np.count_nonzero(darkened_paper(inputs), axis=(1, 2))
+    over a coloured box counts as well as dark ink. ``paper``:
+    :func:`paper_pixels` of ``inputs``, where known already."""
+    return np.count_nonzero(darkened_paper(inputs, paper=paper), axis=(1, 2))
 
 
 def darkened_paper(inputs: np.ndarray, by: float = DARKENED,

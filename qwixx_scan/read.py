@@ -492,7 +492,8 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
              for x, y in centres_px]
     classifier = box_classifier()
     inked = ink_mm2[:, 0] >= TURN_CHECK_INK_MM2
-    darkened = darkened_pixels(inputs)  # per box, the paper a mark darkens (own_marks)
+    paper = paper_pixels(inputs)  # per box, which pixels of its middle are paper (own_marks)
+    darkened = darkened_pixels(inputs, paper)  # and how many of them a mark darkens
     reading = classifier.crossed_reading(inputs,
                                          inked=inked | (darkened >= PENCIL_ASK_DARK_PX))
     crossed_p, median_p = reading.p, reading.median
@@ -575,7 +576,8 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
     verdicts = [replace(v, found_at_mm=at) for v, at in zip(verdicts, found)]
     verdicts = _doubt_dark_lit_crosses(verdicts, theirs, inputs, darkened, classifier)
     verdicts = _doubt_pens_lit_crosses(verdicts, theirs, ink_mm2[:, 1], washed)
-    verdicts = _settle_by_own_marks(verdicts, inputs, ink_mm2[:, 0], darkened, classifier)
+    verdicts = _settle_by_own_marks(verdicts, inputs, ink_mm2[:, 0], darkened,
+                                    np.count_nonzero(paper, axis=(1, 2)), classifier)
     return {v.box_id: v for v in _doubt_empties_of_a_doubtful_sheet(verdicts)}
 
 
@@ -735,10 +737,12 @@ def _doubt_empties_of_a_doubtful_sheet(verdicts: list[BoxVerdict]) -> list[BoxVe
 
 
 def _settle_by_own_marks(verdicts: list[BoxVerdict], inputs: np.ndarray, ink_mm2: np.ndarray,
-                         darkened: np.ndarray, classifier) -> list[BoxVerdict]:
+                         darkened: np.ndarray, paper: np.ndarray,
+                         classifier) -> list[BoxVerdict]:
     """The verdicts with every box doubted for its mark that looks like this
     player's confident crosses taken as crossed (see :mod:`own_marks`);
-    ``darkened``: own_marks.darkened_pixels of every box."""
+    ``darkened``: own_marks.darkened_pixels of every box, ``paper``: how
+    many pixels of each box's middle are paper (own_marks.paper_pixels)."""
     doubtful = np.array([v.state == "uncertain" and v.note == DOUBTFUL_MARK for v in verdicts])
     if not doubtful.any():
         return verdicts
@@ -749,7 +753,6 @@ def _settle_by_own_marks(verdicts: list[BoxVerdict], inputs: np.ndarray, ink_mm2
     # sheet's empty boxes hold: left out, its ink would no longer raise the
     # floor (a box of a sheet read half a row off was taken as crossed).
     empty = (states == "empty") | np.array([v.note == HIDDEN_PRINT for v in verdicts])
-    paper = np.count_nonzero(paper_pixels(inputs), axis=(1, 2))
     by_ink, by_shade = like_own_crosses(states == "crossed", empty, doubtful, ink_mm2,
                                         ink_colours(inputs), vote, darkened, paper)
     if not (by_ink | by_shade).any():
