@@ -25,7 +25,13 @@ KIND:
   messaging apps and web forms do), its 8 x 8 blocks and smeared colours
   kept;
 - ``noisy``: a small sensor in a dim room at high ISO: strong noise
-  (sigma 9-14 of 255), partly in colour, grainy over 2 px.
+  (sigma 9-14 of 255), partly in colour, grainy over 2 px;
+- ``focus``: a close-up with the camera tilted and the lens wide open:
+  the sheet sharp at one end, more and more out of focus towards the other
+  (in some direction across it), up to a blur of sigma 0.2-0.4 mm there;
+- ``lens``: a wide lens's distortion left in the picture (barrel or
+  pincushion, 3-8 % at the picture's corners), so the sheet's straight
+  edges and rows bow.
 
 Every spoilt copy is saved again as JPEG (quality 90); the truth goes along
 as it is (the pixels do not move). Fixed seeds: the same copies every time.
@@ -41,7 +47,7 @@ import cv2
 import numpy as np
 
 KINDS = ("glare", "bright", "tungsten", "motion", "smooth", "dark", "shadow", "crease", "blocky",
-         "noisy")
+         "noisy", "focus", "lens")
 
 
 def spoil(image: np.ndarray, kind: str, truth: dict, seed: int) -> np.ndarray:
@@ -89,6 +95,11 @@ def spoil(image: np.ndarray, kind: str, truth: dict, seed: int) -> np.ndarray:
         grey = rng.normal(0.0, sigma * 0.8, image.shape[:2]).astype(np.float32)[..., None]
         colour = rng.normal(0.0, sigma * 0.6, image.shape).astype(np.float32)
         picture += cv2.GaussianBlur(grey + colour, (0, 0), 0.8)
+    elif kind == "focus":
+        for sheet in truth["sheets"]:
+            picture = _out_of_focus(picture, np.float32(sheet["corners_px"]), rng)
+    elif kind == "lens":
+        picture = _lens_distortion(picture, truth, rng)
     else:
         raise ValueError(f"unknown spoil {kind!r}; one of {', '.join(KINDS)}")
     return np.clip(picture, 0, 255).astype(np.uint8)
@@ -135,6 +146,55 @@ def _crease(shape: tuple[int, int], corners: np.ndarray,
     on_sheet = np.zeros(shape, np.uint8)
     cv2.fillConvexPoly(on_sheet, np.round(corners).astype(np.int32), 1)
     return np.where(on_sheet > 0, light, 1).astype(np.float32)
+
+
+def _out_of_focus(picture: np.ndarray, corners: np.ndarray,
+                  rng: np.random.Generator) -> np.ndarray:
+    """``picture`` with the sheet at ``corners`` (px, the trim's corners in
+    order) blurred more and more along a random direction across it: not at
+    all where it starts, sigma 0.2-0.4 mm (of the sheet) where it ends. Made
+    by blending copies blurred in steps (a blur that varies per pixel)."""
+    angle = rng.uniform(0, 2 * np.pi)
+    normal = np.float32([np.cos(angle), np.sin(angle)])
+    along = (corners - corners.mean(axis=0)) @ normal
+    start = corners.mean(axis=0) + along.min() * normal
+    depth = np.clip(_beyond_line(picture.shape[:2], start, normal) / (along.max() - along.min()),
+                    0, 1)
+    steps = np.linspace(0, rng.uniform(0.2, 0.4) * _px_per_mm(corners), 6)
+    position = depth * (len(steps) - 1)
+    out = np.zeros_like(picture)
+    for step, sigma in enumerate(steps):
+        weight = np.maximum(0, 1 - np.abs(position - step))  # a tent: blends neighbour steps
+        copy = cv2.GaussianBlur(picture, (0, 0), sigma) if sigma > 0 else picture
+        out += copy * weight[..., None]
+    return out
+
+
+def _lens_distortion(picture: np.ndarray, truth: dict, rng: np.random.Generator) -> np.ndarray:
+    """``picture`` through a lens with radial distortion (barrel or
+    pincushion, 3-8 % at the corners); ``truth``'s sheet corners moved along."""
+    height, width = picture.shape[:2]
+    centre = np.float32([(width - 1) / 2, (height - 1) / 2])
+    half_diagonal = float(np.hypot(*centre))
+    k = rng.uniform(0.03, 0.08) * rng.choice([-1.0, 1.0])
+
+    def distorted(points: np.ndarray) -> np.ndarray:  # where an undistorted point lands
+        offset = (points - centre) / half_diagonal
+        radius2 = (offset ** 2).sum(axis=-1, keepdims=True)
+        return centre + offset * (1 + k * radius2) * half_diagonal
+
+    # For each output pixel, the source pixel it shows: invert r' = r (1 + k r^2)
+    # by a few fixed-point steps (k is small).
+    yy, xx = np.mgrid[0:height, 0:width].astype(np.float32)
+    target = np.stack([xx, yy], axis=-1)
+    source = target.copy()
+    for _ in range(4):
+        source += target - distorted(source)
+    for sheet in truth["sheets"]:
+        if "corners_px" in sheet:
+            sheet["corners_px"] = distorted(np.float32(sheet["corners_px"])).tolist()
+    return cv2.remap(picture, source[..., 0], source[..., 1], cv2.INTER_LINEAR,
+                     borderMode=cv2.BORDER_REPLICATE)
 
 
 def _px_per_mm(corners: np.ndarray) -> float:
