@@ -36,6 +36,9 @@ from .locate import (ASTRAY_SHEET_MATCH, MAX_ASTRAY, REACH_MM, SEARCH_MM, box_di
                      even_field, field_basis, global_correction, locate_boxes,
                      neighbour_offsets, regularise_offsets, resample_along_field)
 
+#: The photo channels of a box's input (paper = 1) are capped here: a
+#: reflection or a lit edge brighter than the paper tells nothing.
+PHOTO_CAP = 1.5
 #: A box whose print was found further than SECOND_PLACE_MM from where its
 #: neighbours' shifts put it (a strong match elsewhere: ink over the print,
 #: a row band's edge) is read at both places; when the two readings differ
@@ -233,6 +236,7 @@ class LocatedInputs:
     second_inputs: np.ndarray
     match: np.ndarray
     lit_from_around: Callable[[np.ndarray], np.ndarray]
+    where_neighbours_put: Callable[[np.ndarray], np.ndarray]
     astray: np.ndarray
     unseen: np.ndarray
     evened_out: bool
@@ -263,7 +267,9 @@ def located_box_inputs(rectified: np.ndarray, sheet: Sheet,
     box's print matched the blank sheet's where it was found (normalised
     correlation, see :func:`locate_boxes`); ``lit_from_around(indices)``:
     those boxes' input once more with the paper level taken just around
-    each box and not evened out inside it (see read.LIT_FROM_AROUND); ``astray``:
+    each box and not evened out inside it (see read.LIT_FROM_AROUND);
+    ``where_neighbours_put(indices)``: those boxes' input taken where their
+    neighbours' shifts put them (as ``second_inputs``); ``astray``:
     the boxes whose print was not found near their place (see MAX_ASTRAY);
     ``unseen``: the boxes found past the image's edge, hardly any of them
     inside (see MIN_SEEN_SHARE); ``evened_out``: the sheet had boxes astray
@@ -325,15 +331,18 @@ def located_box_inputs(rectified: np.ndarray, sheet: Sheet,
     ink_mm2 = np.empty((len(plans), 2), np.float32)
     for k, plan in enumerate(plans):
         inputs[k], ink_mm2[k] = _box_input(plan, photos[k], levels[k], cells[k], covered[k], p)
-    second_inputs = np.empty((len(second_place), INPUT_CHANNELS, INPUT_PX, INPUT_PX),
-                             np.float32)
-    if len(second_place):
-        there = [plans[k] for k in second_place]
-        there_photos, _, there_cells, _ = _raw_windows(padded, pad, there, _windows(there),
-                                                       expected[second_place])
-        for j, k in enumerate(second_place):
-            second_inputs[j], _ = _box_input(plans[k], there_photos[j], levels[k],
-                                             there_cells[j], covered[k], p)
+
+    def where_neighbours_put(indices: np.ndarray) -> np.ndarray:
+        out = np.empty((len(indices), INPUT_CHANNELS, INPUT_PX, INPUT_PX), np.float32)
+        if len(indices):
+            there = [plans[k] for k in indices]
+            there_photos, _, there_cells, _ = _raw_windows(padded, pad, there, _windows(there),
+                                                           expected[indices])
+            for j, k in enumerate(indices):
+                out[j], _ = _box_input(plans[k], there_photos[j], levels[k], there_cells[j],
+                                       covered[k], p)
+        return out
+
 
     def lit_from_around(indices: np.ndarray) -> np.ndarray:
         out = np.empty((len(indices), INPUT_CHANNELS, INPUT_PX, INPUT_PX), np.float32)
@@ -343,8 +352,9 @@ def located_box_inputs(rectified: np.ndarray, sheet: Sheet,
             out[j], _ = _box_input(plans[k], photos[k], level, cells[k], True, p)
         return out
 
-    return LocatedInputs(inputs, ink_mm2, centres_px, second_place, second_inputs, scores,
-                         lit_from_around, astray, unseen, bent_far)
+    return LocatedInputs(inputs, ink_mm2, centres_px, second_place,
+                         where_neighbours_put(second_place), scores, lit_from_around,
+                         where_neighbours_put, astray, unseen, bent_far)
 
 
 def _gray_half(image: np.ndarray, ref: ReaderReference) -> np.ndarray:
@@ -369,9 +379,9 @@ def _box_input(plan: _BoxPlan, photo: np.ndarray, level: np.ndarray, cells: np.n
     inside = np.maximum(np.maximum(below[:, :, 0], below[:, :, 1]), below[:, :, 2])
     ink = (np.count_nonzero(inside > INK_DARKNESS) / p**2,
            np.count_nonzero(inside > DEEP_INK_DARKNESS) / p**2)
-    # capped at 1.5 by a threshold: the same as np.minimum, five times as fast
+    # capped by a threshold: the same as np.minimum, five times as fast
     # (1.5 ms of a sheet's reading)
-    capped = cv2.threshold(photo, 1.5, 1.5, cv2.THRESH_TRUNC)[1]
+    capped = cv2.threshold(photo, PHOTO_CAP, PHOTO_CAP, cv2.THRESH_TRUNC)[1]
     small = cv2.resize(capped, (INPUT_PX, INPUT_PX), interpolation=cv2.INTER_AREA)
     out = np.empty((INPUT_CHANNELS, INPUT_PX, INPUT_PX), np.float32)
     out[:3] = small.transpose(2, 0, 1)

@@ -695,8 +695,8 @@ def _placed(n: int, *, match: float, astray: int = 0, evened_out: bool = False,
     return LocatedInputs(np.zeros((n, 6, 48, 48), np.float32), ink,
                          np.zeros((n, 2), np.float32), np.zeros(0, int),
                          np.zeros((0, 6, 48, 48), np.float32),
-                         np.where(lost, 0.05, match), lambda indices: None, lost,
-                         np.zeros(n, bool), evened_out)
+                         np.where(lost, 0.05, match), lambda indices: None,
+                         lambda indices: None, lost, np.zeros(n, bool), evened_out)
 
 
 def test_a_sheet_with_boxes_astray_is_trusted_only_where_its_frame_and_print_say_little():

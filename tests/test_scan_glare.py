@@ -1,4 +1,8 @@
-"""A lamp reflected by the paper washes a cross out: never read as empty with confidence."""
+"""A lamp reflected by the paper washes a cross out: never read as empty with confidence.
+
+An empty box under the reflection is read empty where it reads empty with
+its contrast restored, at its place and where its neighbours put it, on the
+sheet of a player who writes with a pen (read.RESTORED_EMPTY)."""
 
 from __future__ import annotations
 
@@ -10,7 +14,7 @@ import pytest
 
 from qwixx_scan.identify import KnownSheets
 from qwixx_scan.pipeline import scan_photo
-from qwixx_scan.read import WASHED_OUT_NOTE
+from qwixx_scan.read import WASHED_OUT_NOTE, restored_contrast
 
 ANNA = Path(__file__).resolve().parent.parent / "samples" / "photos" / "anna.jpg"
 
@@ -49,3 +53,64 @@ def test_a_cross_under_a_glare_spot_is_doubtful_not_empty(tmp_path, known, box_i
 def test_boxes_of_an_evenly_lit_sheet_are_not_washed_out(known):
     [sheet] = scan_photo(ANNA, layouts=known).sheets
     assert not any(v.note == WASHED_OUT_NOTE for v in sheet.verdicts.values())
+
+
+@pytest.mark.parametrize("box_id", ["yellow-11", "red-4"])
+def test_an_empty_box_under_a_glare_spot_is_read_empty_on_a_pens_sheet(tmp_path, known, box_id):
+    # anna writes with a blue ballpoint; with its contrast restored the box
+    # reads empty with confidence, so the sheet is not sent to review for it
+    path = tmp_path / "glare.jpg"
+    total = _with_glare_over(box_id, known, path)
+    [sheet] = scan_photo(path, layouts=known).sheets
+    assert sheet.verdicts[box_id].state == "empty"
+    assert sheet.status == "ok"
+    assert sheet.score.total == total
+
+
+def _spoilt_with_glare(seed: int, index: int, target: Path) -> dict:
+    """Independent photo ``index`` of ``seed`` (benchmarks/foreign_photos.py)
+    with the glare spoil the benchmark gives it; returns its truth."""
+    from benchmarks.foreign_photos import make_photo
+    from benchmarks.spoilt_photos import spoil
+    from scan_support import write_jpeg
+
+    data, truth = make_photo(seed, index, 0.25)
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    write_jpeg(target, spoil(image, "glare", truth, seed=index), quality=90)
+    return truth
+
+
+def test_a_pen_cross_found_away_under_glare_stays_doubtful(tmp_path, known):
+    # Seed 70, photo 103: a blue circle round yellow 5 under the reflection,
+    # the box's washed-out print matched nearly 3 mm off; restored there, the
+    # circle lies outside the view and reads empty (0.000). Where its
+    # neighbours put the box, restored, it reads crossed (0.98).
+    path = tmp_path / "glare.jpg"
+    truth = _spoilt_with_glare(70, 103, path)
+    [sheet] = scan_photo(path, layouts=known).sheets
+    assert "yellow-5" in truth["sheets"][0]["marked"]
+    assert sheet.verdicts["yellow-5"].state == "uncertain"
+    assert sheet.status == "review"
+
+
+def test_a_pencil_cross_lost_in_glare_stays_doubtful(tmp_path, known):
+    # Seed 9, photo 54: a light pencil X over blue 9, gone in the reflection
+    # (restored, 0.001 at both places): on a pencil sheet no washed-out box
+    # is taken as empty.
+    path = tmp_path / "glare.jpg"
+    truth = _spoilt_with_glare(9, 54, path)
+    [sheet] = scan_photo(path, layouts=known).sheets
+    assert "blue-9" in truth["sheets"][0]["marked"]
+    assert sheet.verdicts["blue-9"].state == "uncertain"
+    assert sheet.status != "ok"
+
+
+def test_restoring_contrast_stretches_away_from_the_paper():
+    inputs = np.ones((1, 6, 4, 4), np.float32)
+    inputs[0, :3, 1, 1] = 0.8  # print or ink at a quarter of its contrast
+    inputs[0, :3, 2, 2] = 1.2  # brighter than the paper: kept as bright, up to the cap
+    out = restored_contrast(inputs, np.array([0.25]))
+    assert np.allclose(out[0, :3, 1, 1], 0.2)
+    assert np.allclose(out[0, :3, 2, 2], 1.5)
+    assert np.allclose(out[0, :3, 0, 0], 1.0)
+    assert np.array_equal(out[0, 3:], inputs[0, 3:])  # the blank as it was
