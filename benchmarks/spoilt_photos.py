@@ -31,7 +31,11 @@ KIND:
   (in some direction across it), up to a blur of sigma 0.2-0.4 mm there;
 - ``lens``: a wide lens's distortion left in the picture (barrel or
   pincushion, 3-8 % at the picture's corners), so the sheet's straight
-  edges and rows bow.
+  edges and rows bow;
+- ``sharpened``: a phone's heavy sharpening and local tone mapping: an
+  unsharp mask (radius 1-2.5 px, amount 0.8-1.6) that rings light halos
+  round every stroke and edge, after the light was evened out locally
+  (shadows lifted, as "HDR" photos are).
 
 Every spoilt copy is saved again as JPEG (quality 90); the truth goes along
 as it is (the pixels do not move). Fixed seeds: the same copies every time.
@@ -47,7 +51,7 @@ import cv2
 import numpy as np
 
 KINDS = ("glare", "bright", "tungsten", "motion", "smooth", "dark", "shadow", "crease", "blocky",
-         "noisy", "focus", "lens")
+         "noisy", "focus", "lens", "sharpened")
 
 
 def spoil(image: np.ndarray, kind: str, truth: dict, seed: int) -> np.ndarray:
@@ -100,6 +104,13 @@ def spoil(image: np.ndarray, kind: str, truth: dict, seed: int) -> np.ndarray:
             picture = _out_of_focus(picture, np.float32(sheet["corners_px"]), rng)
     elif kind == "lens":
         picture = _lens_distortion(picture, truth, rng)
+    elif kind == "sharpened":
+        # local tone mapping: the light's large-scale level pulled towards its mean
+        light = cv2.GaussianBlur(picture.max(axis=2), (0, 0), max(image.shape[:2]) / 40)
+        lift = (float(light.mean()) / np.maximum(light, 1.0)) ** rng.uniform(0.3, 0.6)
+        picture = picture * lift[..., None]
+        radius, amount = rng.uniform(1.0, 2.5), rng.uniform(0.8, 1.6)
+        picture += amount * (picture - cv2.GaussianBlur(picture, (0, 0), radius))
     else:
         raise ValueError(f"unknown spoil {kind!r}; one of {', '.join(KINDS)}")
     return np.clip(picture, 0, 255).astype(np.uint8)
