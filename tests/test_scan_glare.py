@@ -80,28 +80,23 @@ def _spoilt_with_glare(seed: int, index: int, target: Path) -> dict:
     return truth
 
 
-def test_a_pen_cross_found_away_under_glare_stays_doubtful(tmp_path, known):
+@pytest.mark.parametrize("seed, index, box_id", [
     # Seed 70, photo 103: a blue circle round yellow 5 under the reflection,
     # the box's washed-out print matched nearly 3 mm off; restored there, the
     # circle lies outside the view and reads empty (0.000). Where its
     # neighbours put the box, restored, it reads crossed (0.98).
-    path = tmp_path / "glare.jpg"
-    truth = _spoilt_with_glare(70, 103, path)
-    [sheet] = scan_photo(path, layouts=known).sheets
-    assert "yellow-5" in truth["sheets"][0]["marked"]
-    assert sheet.verdicts["yellow-5"].state == "uncertain"
-    assert sheet.status == "review"
-
-
-def test_a_pencil_cross_lost_in_glare_stays_doubtful(tmp_path, known):
+    pytest.param(70, 103, "yellow-5", id="pen-cross-found-away"),
     # Seed 9, photo 54: a light pencil X over blue 9, gone in the reflection
     # (restored, 0.001 at both places): on a pencil sheet no washed-out box
     # is taken as empty.
+    pytest.param(9, 54, "blue-9", id="pencil-cross-lost"),
+])
+def test_a_cross_restoring_cannot_see_stays_doubtful(tmp_path, known, seed, index, box_id):
     path = tmp_path / "glare.jpg"
-    truth = _spoilt_with_glare(9, 54, path)
+    truth = _spoilt_with_glare(seed, index, path)
     [sheet] = scan_photo(path, layouts=known).sheets
-    assert "blue-9" in truth["sheets"][0]["marked"]
-    assert sheet.verdicts["blue-9"].state == "uncertain"
+    assert box_id in truth["sheets"][0]["marked"]
+    assert sheet.verdicts[box_id].state == "uncertain"
     assert sheet.status != "ok"
 
 
