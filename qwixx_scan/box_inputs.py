@@ -343,7 +343,6 @@ def located_box_inputs(rectified: np.ndarray, sheet: Sheet,
                                        covered[k], p)
         return out
 
-
     def lit_from_around(indices: np.ndarray) -> np.ndarray:
         out = np.empty((len(indices), INPUT_CHANNELS, INPUT_PX, INPUT_PX), np.float32)
         for j, k in enumerate(indices):
