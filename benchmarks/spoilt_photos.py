@@ -38,7 +38,8 @@ KIND:
   (shadows lifted, as "HDR" photos are).
 
 Every spoilt copy is saved again as JPEG (quality 90); the truth goes along
-as it is (the pixels do not move). Fixed seeds: the same copies every time.
+as it is (the pixels do not move; ``lens`` moves them, and the sheets'
+corners in the truth with them). Fixed seeds: the same copies every time.
 """
 
 from __future__ import annotations
