@@ -573,8 +573,7 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
     if pen:
         washed_out &= ~_empty_once_restored(located, crossed_p, washed_out, washed_share,
                                             classifier)
-    overexposed = np.zeros(len(sheet.boxes), bool) if pen else \
-        _overexposed(rectified, sheet, ref, centres_px, inputs, crossed_p)  # see DARK_MARKS
+    overexposed = _overexposed(rectified, sheet, ref, centres_px, inputs, crossed_p, pen)
     # Boxes read crossed that hold hardly any ink: are the networks sure?
     unanimous = np.zeros(len(crossed_p), bool)
     inkless = np.flatnonzero((crossed_p >= CROSSED_P) & (ink_mm2[:, 0] < CROSSED_MIN_INK_MM2))
@@ -880,13 +879,16 @@ def _light_marks(inputs: np.ndarray, crossed_p: np.ndarray) -> bool:
 
 
 def _overexposed(rectified: np.ndarray, sheet: Sheet, ref: ReaderReference,
-                 centres_px: np.ndarray, inputs: np.ndarray, crossed_p: np.ndarray) -> np.ndarray:
+                 centres_px: np.ndarray, inputs: np.ndarray, crossed_p: np.ndarray,
+                 pen: bool) -> np.ndarray:
     """Per box, whether a light cross could be lost to the photo's brightness
     there (see CLIPPED_SHARE): a number or lock box, the share of its light
     blank (tint or paper, not print) that the photo shows white to the brim
-    where the box was found (``centres_px`` on ``rectified``)."""
+    where the box was found (``centres_px`` on ``rectified``). None where the
+    player writes with a pen (``pen``, see :func:`_writes_with_a_pen`) or
+    their crosses are dark (see DARK_MARKS)."""
     out = np.zeros(len(sheet.boxes), bool)
-    if not _light_marks(inputs, crossed_p):
+    if pen or not _light_marks(inputs, crossed_p):
         return out
     blank = ref.gray_half  # the blank's grey at half the reader's resolution
     small = cv2.resize(rectified, (blank.shape[1], blank.shape[0]), interpolation=cv2.INTER_AREA)
