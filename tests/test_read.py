@@ -525,6 +525,31 @@ def test_a_bend_is_found_among_matches_aliased_onto_neighbouring_boxes(classic):
     assert bend_shifts(centres, flat, classic.size_mm) is None
 
 
+def test_a_bend_is_found_where_most_boxes_are_filled_in_and_hide_their_print(classic):
+    # A player who fills boxes in hides their print: those boxes' matches land
+    # anywhere, weakly. The bend is the one the boxes that show their print
+    # agree on, a third of the sheet's; with no bend among those, none.
+    from qwixx_scan.locate import BEND_PEAKS, bend_shifts
+
+    rng = np.random.default_rng(5)
+    centres = np.float32([b.rect.centre for b in classic.boxes])
+    u = centres[:, 0] / classic.size_mm[0] * 2 - 1
+    v = centres[:, 1] / classic.size_mm[1] * 2 - 1
+    true = np.stack([(1 - u * u) * (-3.3 + 0.8 * v), (1 - u * u) * 1.6], 1)
+    showing = rng.random(len(centres)) < 0.35
+    found = np.empty((len(centres), BEND_PEAKS, 3), np.float32)
+    found[:, :, :2] = rng.uniform(-6, 6, (len(centres), BEND_PEAKS, 2))  # anywhere
+    found[:, :, 2] = rng.uniform(0.15, 0.4, (len(centres), BEND_PEAKS))  # weakly
+    found[showing, 0, :2] = true[showing] + rng.normal(0, 0.1, (showing.sum(), 2))
+    found[showing, 0, 2] = 0.85
+    bend = bend_shifts(centres, found, classic.size_mm)
+    assert bend is not None
+    assert np.abs(bend(centres) - true)[showing].max() < 0.3
+    flat = found.copy()
+    flat[showing, 0, :2] = rng.normal(0, 0.2, (showing.sum(), 2))
+    assert bend_shifts(centres, flat, classic.size_mm) is None
+
+
 def test_a_bend_that_a_homography_half_explains_is_read_as_a_bend(classic):
     # Paper curled across its width: the middle of every row 5 mm lower than
     # its ends. A homography through most boxes leaves the rows' ends, the
