@@ -58,6 +58,15 @@ WIDE_SEARCH_MM = 6.0
 #: boxes scribbled over) is read exactly so (within 9 or 12 mm it stays
 #: doubted whole). Over 3,656 independent sheets nothing else changed.
 FAR_SEARCH_MM = 15.0
+#: A bend found within WIDE_SEARCH_MM that moves some box further than
+#: BEND_NEAR_EDGE_MM (the wide search less the box search's SEARCH_MM)
+#: reaches near the search's edge, where the boxes moved most may lie past
+#: it, matched on their neighbours' print: the boxes are looked for within
+#: FAR_SEARCH_MM too, and a fit found there is taken. On seed 65, photo 29
+#: (above) a bend fitted within 6 mm moved boxes 7.5 mm and left the sheet
+#: doubted whole, once a bend was judged by the boxes showing their print
+#: (see BEND_SEEN_MATCH); looked for within 15 mm as well, 1 box is doubtful.
+BEND_NEAR_EDGE_MM = WIDE_SEARCH_MM - SEARCH_MM
 #: A box whose print matches best on the edge of its +-SEARCH_MM search may
 #: lie beyond it: it is looked for again around its neighbours' offset (the
 #: well-matched ones where it has two), when that is within REACH_MM of
@@ -258,6 +267,10 @@ def global_correction(photo_gray_half: np.ndarray, ref: ReaderReference,
     quarter = cv2.resize(photo_gray_half, ref.gray_quarter.shape[::-1],
                          interpolation=cv2.INTER_AREA)
     correction = _correction_within(quarter, ref, boxes, WIDE_SEARCH_MM)
+    if correction is not None and correction[1] is not None \
+            and np.hypot(*correction[1].T).max() > BEND_NEAR_EDGE_MM * ref.px_per_mm:
+        # a bend reaching near the search's edge: the boxes moved most may lie past it
+        correction = _correction_within(quarter, ref, boxes, FAR_SEARCH_MM) or correction
     if correction is None:  # the boxes lie off, and nothing fits: further off?
         correction = _correction_within(quarter, ref, boxes, FAR_SEARCH_MM)
     return correction or (None, None)
