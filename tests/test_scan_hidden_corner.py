@@ -717,6 +717,23 @@ def test_a_neighbours_stroke_one_network_doubts_is_not_read_as_a_sure_cross(tmp_
     _no_sheet_sure_of_a_wrong_score(result, truth)
 
 
+def test_an_empty_box_of_a_pens_player_read_crossed_without_its_ink_is_doubtful(tmp_path):
+    # A hard independent table photo (benchmarks/foreign_photos.py --table,
+    # seed 58, photo 19: 42 % exposure, noise 8, JPEG 67): in the noise the
+    # empty red 11 of sheet D, whose player crosses with a blue pen, read
+    # crossed at 0.98, holding a fifth of the ink of the player's crosses and
+    # none of their dark ink; only another doubtful box kept the sheet from
+    # ``ok``. A decider doubts it mirrored (0.30): doubtful
+    # (read.INKLESS_VIEW_DOUBT).
+    from qwixx_scan.read import LIGHT_CROSS
+
+    result, truth = independent_photo(tmp_path, 58, 19, table=True)
+    sheet, want = _lettered_sheet(result, truth, "D")
+    assert "red-11" not in want["marked"]
+    _doubted(sheet, "red-11", LIGHT_CROSS)
+    _no_sheet_sure_of_a_wrong_score(result, truth)
+
+
 def test_faint_crosses_in_a_noisy_photo_keep_their_sheet_faint(tmp_path):
     # The same photo, sheet A: checks barely seen in the dark and the noise.
     # Its lock cross holds 0.45 mm^2 of ink and darkens 34 pixels, where
