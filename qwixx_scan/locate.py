@@ -159,10 +159,10 @@ FIELD_DEGREE = 3
 #: covered by thick strokes, in a dim photo under a shadow band, match
 #: weakly all over. On paper bent 6.4 mm under a camera tilted 37 degrees
 #: (foreign_photos.py hard seed 88, photo 90: a player slashing boxes with
-#: a 1.3 mm pen) 18 of 52 boxes matched above WEAK_MATCH, 41 above 0.6; the
-#: rows' ends were squeezed by up to 14 %, and the four empty lock boxes, read
-#: against a blank that no longer lined up with them, read crossed (the
-#: sheet came out ``invalid``). Evened out along the fairly matched boxes'
+#: a 1.3 mm pen) 18 of 52 boxes matched above WEAK_MATCH, 41 above 0.6;
+#: the rows' ends were squeezed by up to 14 %, and the four empty lock
+#: boxes, read against a blank that no longer lined up with them, read
+#: crossed (the sheet came out ``invalid``). Evened out along the fairly matched boxes'
 #: field, every box is read right.
 FAIR_FIELD_MATCH = 0.6
 #: The field's terms u^i v^j, (i, j) in this order (see field_basis).
@@ -444,11 +444,10 @@ def even_field(offsets: np.ndarray, scores: np.ndarray, boxes: tuple[Box, ...], 
                any_scale: bool = False) -> np.ndarray | None:
     """The smooth shift field through the boxes' found ``offsets`` (px; of
     those matched above ``min_match``, or FAIR_FIELD_MATCH where too few
-    are), as the coefficients of
-    :func:`field_basis`'s terms (terms x 2), where it scales or shears some
-    box by more than UNEVEN_SCALE (or ``any_scale``); None where the sheet
-    is even enough (or too few boxes matched well to tell). See
-    UNEVEN_SCALE."""
+    are), as the coefficients of :func:`field_basis`'s terms (terms x 2),
+    where it scales or shears some box by more than UNEVEN_SCALE (or
+    ``any_scale``); None where the sheet is even enough (or too few boxes
+    matched well to tell). See UNEVEN_SCALE."""
     centres = np.float32([b.rect.centre for b in boxes]) * np.float32(px_per_mm)
     basis = field_basis(centres, size_px)
     use = scores > min_match

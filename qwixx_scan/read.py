@@ -317,10 +317,10 @@ SKIP_LIKE = ("read crossed, but its mark is one line through the middle of the n
 #: middle deep ink is doubtful already where a decider gives it less than
 #: INKLESS_VIEW_DOUBT in some mirrored view. On a fresh hard table photo
 #: (foreign_photos.py --table, seed 58, photo 19: 42 % exposure, noise 8)
-#: an empty red 11 of a blue pen's player read crossed
-#: at 0.98, holding 0.19 of the player's ink and none of their deep ink (2.1
-#: mm^2 in the middle cross); mirrored, a decider gave it 0.30, and only
-#: another doubtful box kept the sheet from ``ok``. Over the 2,496 sheets
+#: an empty red 11 of a blue pen's player read crossed at 0.98, holding
+#: 0.19 of the player's ink and none of their deep ink (2.1 mm^2 in the
+#: middle cross); mirrored, a decider gave it 0.30, and only another
+#: doubtful box kept the sheet from ``ok``. Over the 2,496 sheets
 #: of 17 fresh sets, 200 right crosses of pen players held under that share
 #: of deep ink (circles round the number, checks, thin slashes); the 82 of
 #: them under LIGHT_CROSS_SHARE of the ink gave 0.90 or more in every view.
