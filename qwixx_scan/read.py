@@ -324,6 +324,10 @@ SKIP_LIKE = ("read crossed, but its mark is one line through the middle of the n
 #: of 17 fresh sets, 200 right crosses of pen players held under that share
 #: of deep ink (circles round the number, checks, thin slashes); the 82 of
 #: them under LIGHT_CROSS_SHARE of the ink gave 0.90 or more in every view.
+#: A box the light washes out (see WASHED_OUT) is left to LIGHT_VIEW_DOUBT:
+#: glare takes the deep ink with the print (``scan_benchmark.py --spoil
+#: glare``, seed 70, photo 14: a right green fill under glare, none of its
+#: deep ink left, 0.33 in one mirrored view).
 LIGHT_CROSS_SHARE = 0.25
 LIGHT_VIEW_DOUBT = 0.25
 INKLESS_VIEW_DOUBT = 0.5
@@ -594,7 +598,7 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
     inkless = np.flatnonzero((crossed_p >= CROSSED_P) & (ink_mm2[:, 0] < CROSSED_MIN_INK_MM2))
     if len(inkless):
         unanimous[inkless] = sure_of_a_cross(classifier.each_probability(inputs[inkless]))
-    light_doubted = _light_crosses_doubted(inputs, theirs, ink_mm2, pen, classifier)
+    light_doubted = _light_crosses_doubted(inputs, theirs, ink_mm2, pen, washed, classifier)
     no_deep_ink = _narrow_crosses_without_deep_ink(theirs, crossed_p, ink_mm2[:, 1], washed)
     skip_like = _skip_like_crosses(inputs, theirs,
                                    np.array([box.kind == "number" for box in sheet.boxes]))
@@ -689,13 +693,15 @@ def _read_crossed(crossed_p: np.ndarray) -> np.ndarray | None:
 
 
 def _light_crosses_doubted(inputs: np.ndarray, crossed: np.ndarray | None,
-                           ink_mm2: np.ndarray, pen: bool, classifier) -> np.ndarray:
+                           ink_mm2: np.ndarray, pen: bool, washed: np.ndarray,
+                           classifier) -> np.ndarray:
     """Per box, whether it is read crossed with far less ink than the
     player's crosses (``crossed``, see :func:`_read_crossed`) and a deciding
     network doubts it in a mirrored view (see LIGHT_CROSS_SHARE); ``ink_mm2``:
     each box's ink and deep ink; ``pen``: the player writes with a pen (see
     :func:`_writes_with_a_pen`), whose boxes holding none of its deep ink are
-    doubted more readily (INKLESS_VIEW_DOUBT)."""
+    doubted more readily (INKLESS_VIEW_DOUBT) where the light does not wash
+    them out (``washed``, see WASHED_OUT)."""
     doubted = np.zeros(len(ink_mm2), bool)
     if crossed is None:
         return doubted
@@ -704,7 +710,8 @@ def _light_crosses_doubted(inputs: np.ndarray, crossed: np.ndarray | None,
     if len(light):
         limit = np.full(len(light), LIGHT_VIEW_DOUBT)
         if pen:
-            inkless = deep[light] < NO_DEEP_INK_SHARE * np.median(deep[crossed])
+            inkless = (deep[light] < NO_DEEP_INK_SHARE * np.median(deep[crossed])) \
+                & ~washed[light]
             limit[inkless] = INKLESS_VIEW_DOUBT
         doubted[light] = classifier.least_mirrored_decider_probability(inputs[light]) < limit
     return doubted
