@@ -261,18 +261,18 @@ def global_correction(photo_gray_half: np.ndarray, ref: ReaderReference,
     agree with it, and only when it moves some box by more than
     CORRECTION_MIN_MM (a good fit passes through unchanged). Where no
     homography fits, the shifts may be those of bent paper (see
-    :func:`bend_shifts`); where neither fits, the boxes are looked for
-    further off (FAR_SEARCH_MM).
+    :func:`bend_shifts`); where neither fits, or a bend reaches near the
+    search's edge (BEND_NEAR_EDGE_MM), the boxes are looked for further off
+    (FAR_SEARCH_MM).
     """
     quarter = cv2.resize(photo_gray_half, ref.gray_quarter.shape[::-1],
                          interpolation=cv2.INTER_AREA)
     correction = _correction_within(quarter, ref, boxes, WIDE_SEARCH_MM)
-    if correction is not None and correction[1] is not None \
-            and np.hypot(*correction[1].T).max() > BEND_NEAR_EDGE_MM * ref.px_per_mm:
-        # a bend reaching near the search's edge: the boxes moved most may lie past it
+    # The boxes lie off and nothing fits, or a bend reaches near the search's
+    # edge, where the boxes moved most may lie past it: further off?
+    if correction is None or (correction[1] is not None and np.hypot(*correction[1].T).max()
+                              > BEND_NEAR_EDGE_MM * ref.px_per_mm):
         correction = _correction_within(quarter, ref, boxes, FAR_SEARCH_MM) or correction
-    if correction is None:  # the boxes lie off, and nothing fits: further off?
-        correction = _correction_within(quarter, ref, boxes, FAR_SEARCH_MM)
     return correction or (None, None)
 
 

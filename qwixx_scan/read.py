@@ -710,9 +710,7 @@ def _light_crosses_doubted(inputs: np.ndarray, crossed: np.ndarray | None,
     if len(light):
         limit = np.full(len(light), LIGHT_VIEW_DOUBT)
         if pen:
-            inkless = (deep[light] < NO_DEEP_INK_SHARE * np.median(deep[crossed])) \
-                & ~washed[light]
-            limit[inkless] = INKLESS_VIEW_DOUBT
+            limit[_without_their_deep_ink(deep, crossed, washed)[light]] = INKLESS_VIEW_DOUBT
         doubted[light] = classifier.least_mirrored_decider_probability(inputs[light]) < limit
     return doubted
 
@@ -748,11 +746,19 @@ def _narrow_crosses_without_deep_ink(crossed: np.ndarray | None, crossed_p: np.n
     NARROW_CROSS_P)."""
     if crossed is None:
         return np.zeros(len(crossed_p), bool)
-    typical = float(np.median(deep_ink_mm2[crossed]))
-    if typical < DARK_PEN_DEEP_INK_MM2:
+    if float(np.median(deep_ink_mm2[crossed])) < DARK_PEN_DEEP_INK_MM2:
         return np.zeros(len(crossed_p), bool)
-    return crossed & (crossed_p < NARROW_CROSS_P) & (deep_ink_mm2 < NO_DEEP_INK_SHARE * typical) \
-        & ~washed
+    return crossed & (crossed_p < NARROW_CROSS_P) & _without_their_deep_ink(deep_ink_mm2, crossed,
+                                                                             washed)
+
+
+def _without_their_deep_ink(deep_ink_mm2: np.ndarray, crossed: np.ndarray,
+                            washed: np.ndarray) -> np.ndarray:
+    """Per box, whether it holds almost none of the deep ink of the player's
+    crosses (``crossed``; under NO_DEEP_INK_SHARE of the middle one's) where
+    the light does not wash it out (``washed``, see WASHED_OUT): glare takes
+    a pen's deep ink with the print."""
+    return (deep_ink_mm2 < NO_DEEP_INK_SHARE * np.median(deep_ink_mm2[crossed])) & ~washed
 
 
 def _doubt_dark_lit_crosses(verdicts: list[BoxVerdict], crossed: np.ndarray | None,
