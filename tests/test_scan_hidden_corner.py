@@ -405,6 +405,24 @@ def test_a_sheet_whose_middle_lies_further_off_than_the_wide_search_is_read(
     assert crossed <= set(expected["marked"]) <= crossed | set(sheet.uncertain)
 
 
+def test_a_bend_that_would_squeeze_the_rows_together_is_not_taken(tmp_path):
+    # A hard independent table photo (foreign_photos.py --table --hard-share
+    # 1, seed 65, photo 31): a classic sheet whose player draws large, thick
+    # black circles over the print, bent 4.4 mm under a 36-degree tilt. The
+    # search further off fitted a "bend" that put each row on another (red
+    # 17 mm down, the penalty boxes 14 mm up) and the sheet was doubted
+    # whole; no bend squeezes paper so (locate.MAX_BEND_SLOPE), and the one
+    # found nearer reads the sheet exactly.
+    result, truth = independent_photo(tmp_path, 65, 31, 1.0, table=True)
+    (want,) = [t for t in truth["sheets"] if t["style"]["width_mm"] > 1.0]
+    centre = np.mean(want["corners_px"], axis=0)
+    sheet = min(result.sheets,
+                key=lambda s: np.linalg.norm(np.mean(s.corners_px, axis=0) - centre))
+    assert sheet.uncertain == []
+    assert set(sheet.marked) == set(want["marked"]) and sheet.status == "ok"
+    _no_sheet_sure_of_a_wrong_score(result, truth)
+
+
 @pytest.mark.parametrize("seed, index", [(8, 133), (10, 134), (12, 105), (18, 7), (13, 61),
                                          (6, 88)])
 def test_a_steep_bent_sheet_is_fitted_to_all_its_markers_and_read(tmp_path, seed, index):
