@@ -746,6 +746,21 @@ def test_a_sheet_with_boxes_astray_is_trusted_only_where_its_frame_and_print_say
                                   True) == SHEET_ASTRAY
 
 
+def test_an_evened_out_sheet_is_not_doubted_whole_for_a_penalty_box_alone():
+    # A penalty box's print is a bare outline, found weakly in any photo:
+    # astray alone after evening out, it says nothing of where the sheet
+    # lies; a numbered box astray beside it still does.
+    from qwixx_scan.read import SHEET_ASTRAY, _why_no_box_is_trusted
+
+    p = np.full(52, 0.01)
+    second = np.full(52, np.nan)
+    penalty_first = np.arange(52) < 1  # _placed puts the astray boxes first
+    placed = _placed(52, match=0.8, astray=1, evened_out=True)
+    assert _why_no_box_is_trusted(placed, p, second, True, penalty_first) is None
+    placed = _placed(52, match=0.8, astray=2, evened_out=True)
+    assert _why_no_box_is_trusted(placed, p, second, True, penalty_first) == SHEET_ASTRAY
+
+
 def test_boxes_astray_under_much_ink_say_nothing_of_where_the_sheet_lies():
     # A box hatched solid hides its print, which is then matched nowhere:
     # read crossed under HIDDEN_PRINT_INK_MM2 of ink or more, it is not

@@ -405,6 +405,18 @@ def test_a_sheet_whose_middle_lies_further_off_than_the_wide_search_is_read(
     assert crossed <= set(expected["marked"]) <= crossed | set(sheet.uncertain)
 
 
+def test_an_evened_out_sheet_with_only_a_penalty_box_astray_is_read(tmp_path):
+    # A hard independent table photo (foreign_photos.py --table --hard-share
+    # 1, seed 62, photo 18): sheet E, its boxes filled in, evened out along
+    # the boxes found; every box then found but an empty penalty box with
+    # something over it, and the sheet was doubted whole.
+    result, truth = independent_photo(tmp_path, 62, 18, 1.0, table=True)
+    sheet, want = _lettered_sheet(result, truth, "E")
+    assert sheet.uncertain == []
+    assert set(sheet.marked) == set(want["marked"]) and sheet.status == "ok"
+    _no_sheet_sure_of_a_wrong_score(result, truth)
+
+
 def test_a_bend_that_would_squeeze_the_rows_together_is_not_taken(tmp_path):
     # A hard independent table photo (foreign_photos.py --table --hard-share
     # 1, seed 65, photo 31): a classic sheet whose player draws large, thick
