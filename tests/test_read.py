@@ -845,6 +845,16 @@ def test_a_narrow_cross_without_a_dark_pens_deep_ink_is_doubtful():
     assert (verdict.state, verdict.note, verdict.lean) == ("uncertain", NO_DEEP_INK, "crossed")
 
 
+def test_a_narrow_cross_a_decider_reads_empty_mirrored_is_doubtful_leaning_crossed():
+    # (Which boxes are asked is shown on a real photo in
+    # test_scan_hidden_corner.py: seed 67, table photo 35.)
+    from qwixx_scan.read import NARROW_MIRRORED
+
+    verdict = verdict_of("blue-6", 0.912, 2.9, 0.0, narrow_doubted=True)
+    assert (verdict.state, verdict.note, verdict.lean) == ("uncertain", NARROW_MIRRORED, "crossed")
+    assert verdict_of("blue-6", 0.912, 2.9, 0.0).state == "crossed"
+
+
 def test_the_empty_boxes_of_a_sheet_with_many_doubts_are_doubted_too():
     from qwixx_scan.read import (DOUBTFUL_MARK, DOUBTFUL_SHEET, MANY_DOUBTFUL, STRUCK_THROUGH,
                                  _doubt_empties_of_a_doubtful_sheet)

@@ -764,6 +764,21 @@ def test_an_empty_box_of_a_pens_player_read_crossed_without_its_ink_is_doubtful(
     _no_sheet_sure_of_a_wrong_score(result, truth)
 
 
+def test_a_box_read_crossed_narrowly_and_empty_in_a_mirrored_view_is_doubtful(tmp_path):
+    # A hard independent table photo (foreign_photos.py --table, seed 67,
+    # photo 35: 40 % exposure, noise 8, JPEG 45): a faint, grainy pencil
+    # line through sheet C's skipped blue 6 read crossed at 0.912, the
+    # player's crosses at 0.998 and more; mirrored, a decider reads it 0.12.
+    # The sheet came out ``ok`` with a wrong score (read.NARROW_VIEW_DOUBT).
+    from qwixx_scan.read import NARROW_MIRRORED
+
+    result, truth = independent_photo(tmp_path, 67, 35, 1.0, table=True)
+    sheet, want = _lettered_sheet(result, truth, "C")
+    assert "blue-6" not in want["marked"]
+    _doubted(sheet, "blue-6", NARROW_MIRRORED)
+    _no_sheet_sure_of_a_wrong_score(result, truth)
+
+
 def test_faint_crosses_in_a_noisy_photo_keep_their_sheet_faint(tmp_path):
     # The same photo, sheet A: checks barely seen in the dark and the noise.
     # Its lock cross holds 0.45 mm^2 of ink and darkens 34 pixels, where
