@@ -366,7 +366,7 @@ NO_DEEP_INK = ("read crossed only narrowly, with almost none of the dark ink of 
 #: too grainy to be taken for such a line (see skip_lines), read crossed at
 #: 0.912 while the player's crosses read 0.998 and more; one decider gave
 #: it 0.12 mirrored, and the sheet came out ``ok`` with a wrong score. Of
-#: the 510 boxes read crossed at 0.90-0.99 over 1,190 independent photos
+#: the 510 boxes read crossed at 0.90-0.99 over 1,210 independent photos
 #: (seeds 65, 82, 91, 93, hard 66, 92, 94, tables 64, 66, hard 65, 67),
 #: that was the only wrong one; 2 right pencil crosses are doubted with it
 #: (0.015 and 0.036 in some view); the next lowest right one gave 0.28.
