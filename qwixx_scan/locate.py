@@ -423,19 +423,20 @@ def bend_shifts(centres_mm: np.ndarray, found: np.ndarray,
         coef, *_ = np.linalg.lstsq(basis[near], offsets[np.arange(n), nearest][near], rcond=None)
     if np.hypot(*(basis @ coef).T).max() < CORRECTION_MIN_MM:
         return None
-    if _bend_slope(centres_mm, size_mm, axis, coef) > MAX_BEND_SLOPE:
+    if _steepest_slope(lambda points: _bend_basis(points, size_mm, axis), centres_mm, coef,
+                       1.0) > MAX_BEND_SLOPE:
         return None
     return lambda points_mm: (_bend_basis(points_mm, size_mm, axis) @ coef).astype(np.float32)
 
 
-def _bend_slope(centres_mm: np.ndarray, size_mm: tuple[float, float], axis: int,
-                coef: np.ndarray) -> float:
-    """The most a bend's shifts change per mm (mm/mm, either component
-    along either axis) at the boxes' centres: how far it squeezes,
-    stretches or shears the sheet there."""
-    slopes = [(_bend_basis(centres_mm + step, size_mm, axis)
-               - _bend_basis(centres_mm - step, size_mm, axis)) @ coef / 2.0
-              for step in (np.float64([1.0, 0.0]), np.float64([0.0, 1.0]))]
+def _steepest_slope(basis: Callable[[np.ndarray], np.ndarray], points: np.ndarray,
+                    coef: np.ndarray, step: float) -> float:
+    """The most a shift field (``basis(points) @ coef``) changes per unit
+    of position at ``points``, either component along either axis (central
+    differences ``step`` either way): how far it squeezes, stretches or
+    shears the sheet there."""
+    slopes = [(basis(points + d) - basis(points - d)) @ coef / (2 * step)
+              for d in (np.array([step, 0], points.dtype), np.array([0, step], points.dtype))]
     return float(max(np.abs(slope).max() for slope in slopes))
 
 
@@ -489,10 +490,9 @@ def even_field(offsets: np.ndarray, scores: np.ndarray, boxes: tuple[Box, ...], 
         if np.array_equal(near & use, use):
             break
         use &= near
-    step = px_per_mm  # the field's slope over 2 mm
-    slopes = [(field_basis(centres + d, size_px) - field_basis(centres - d, size_px)) @ coef
-              / (2 * step) for d in (np.float32([step, 0]), np.float32([0, step]))]
-    if not any_scale and max(np.abs(slope).max() for slope in slopes) <= UNEVEN_SCALE:
+    # the field's slope over 2 mm
+    if not any_scale and _steepest_slope(lambda points: field_basis(points, size_px), centres,
+                                         coef, px_per_mm) <= UNEVEN_SCALE:
         return None
     return coef
 

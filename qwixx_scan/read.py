@@ -561,7 +561,7 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
     # Boxes found away from their neighbours: also read where they put them.
     second_p = np.full(len(crossed_p), np.nan)
     second_p[located.second_place] = classifier.crossed_probability(located.second_inputs)
-    outlines = np.array([box.kind == "penalty" for box in sheet.boxes])
+    outlines = np.array([box.kind == "penalty" for box in sheet.boxes])  # penalty boxes
     untrusted = _why_no_box_is_trusted(located, crossed_p, second_p, all_markers, outlines)
     if untrusted is not None:
         return {box.id: BoxVerdict(box.id, "uncertain", 0.0, untrusted, found_at_mm=at)
@@ -598,7 +598,7 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
         trace = empty[highest_p[empty] > FAINT_TRACE_P]
         highest_view_p[trace] = classifier.decider_views(
             inputs[trace], views=MIRRORED_VIEWS[1:]).max(axis=(0, 1))
-    boxed = np.array([box.kind != "penalty" for box in sheet.boxes])  # number and lock boxes
+    boxed = ~outlines  # number and lock boxes
     theirs = _read_crossed(crossed_p)
     pen = _writes_with_a_pen(theirs, ink_mm2[:, 1])
     washed_share = _washed_share(inputs, crossed_p, boxed)
@@ -662,7 +662,7 @@ def sure_of_a_cross(each: np.ndarray) -> np.ndarray:
 
 def _why_no_box_is_trusted(located: LocatedInputs, crossed_p: np.ndarray,
                            second_p: np.ndarray, all_markers: bool,
-                           outlines: np.ndarray | None = None) -> str | None:
+                           outlines: np.ndarray) -> str | None:
     """The note for every box of a sheet placed too poorly to trust any box of
     it, else None: so many boxes found away from their neighbours' places,
     empty ones among them (see MAX_FOUND_AWAY), or not found near their own
@@ -681,8 +681,7 @@ def _why_no_box_is_trusted(located: LocatedInputs, crossed_p: np.ndarray,
     # evened out and every box found but an empty penalty box with 13.6 mm^2
     # of something over it: doubted whole (52 boxes), now read exactly. Of
     # about 1,000 independent photos read for it, no other sheet was evened out.
-    still_astray = astray if outlines is None else astray & ~outlines
-    if (located.evened_out and still_astray.any()) or (
+    if (located.evened_out and (astray & ~outlines).any()) or (
             np.count_nonzero(astray) > MAX_ASTRAY
             and (not all_markers or np.median(located.match) >= ASTRAY_SHEET_MATCH)):
         return SHEET_ASTRAY

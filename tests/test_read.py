@@ -724,25 +724,33 @@ def _placed(n: int, *, match: float, astray: int = 0, evened_out: bool = False,
                          lambda indices: None, lost, np.zeros(n, bool), evened_out)
 
 
+def _untrusted(located, crossed_p, second_p, all_markers):
+    """read._why_no_box_is_trusted for a sheet without penalty boxes."""
+    from qwixx_scan.read import _why_no_box_is_trusted
+
+    return _why_no_box_is_trusted(located, crossed_p, second_p, all_markers,
+                                  np.zeros(len(crossed_p), bool))
+
+
 def test_a_sheet_with_boxes_astray_is_trusted_only_where_its_frame_and_print_say_little():
     # More than MAX_ASTRAY boxes astray: doubted whole where the print
     # matches (median 0.3 or more); where it matches poorly everywhere (a
     # pale print), only if a marker was hidden (the frame extrapolated from
     # three); and always once evened out and still astray.
     from qwixx_scan.locate import MAX_ASTRAY
-    from qwixx_scan.read import SHEET_ASTRAY, _why_no_box_is_trusted
+    from qwixx_scan.read import SHEET_ASTRAY
 
     p = np.full(52, 0.01)
     second = np.full(52, np.nan)
     many = MAX_ASTRAY + 1
-    assert _why_no_box_is_trusted(_placed(52, match=0.6, astray=many), p, second, True) \
+    assert _untrusted(_placed(52, match=0.6, astray=many), p, second, True) \
         == SHEET_ASTRAY
-    assert _why_no_box_is_trusted(_placed(52, match=0.6, astray=MAX_ASTRAY), p, second,
+    assert _untrusted(_placed(52, match=0.6, astray=MAX_ASTRAY), p, second,
                                   True) is None
-    assert _why_no_box_is_trusted(_placed(52, match=0.2, astray=many), p, second, True) is None
-    assert _why_no_box_is_trusted(_placed(52, match=0.2, astray=many), p, second, False) \
+    assert _untrusted(_placed(52, match=0.2, astray=many), p, second, True) is None
+    assert _untrusted(_placed(52, match=0.2, astray=many), p, second, False) \
         == SHEET_ASTRAY
-    assert _why_no_box_is_trusted(_placed(52, match=0.8, astray=1, evened_out=True), p, second,
+    assert _untrusted(_placed(52, match=0.8, astray=1, evened_out=True), p, second,
                                   True) == SHEET_ASTRAY
 
 
@@ -766,8 +774,7 @@ def test_boxes_astray_under_much_ink_say_nothing_of_where_the_sheet_lies():
     # read crossed under HIDDEN_PRINT_INK_MM2 of ink or more, it is not
     # counted astray, where the other boxes are found well.
     from qwixx_scan.locate import MAX_ASTRAY
-    from qwixx_scan.read import (HIDDEN_PRINT_INK_MM2, SHEET_ASTRAY, VISIBLE_PRINT_MATCH,
-                                 _why_no_box_is_trusted)
+    from qwixx_scan.read import HIDDEN_PRINT_INK_MM2, SHEET_ASTRAY, VISIBLE_PRINT_MATCH
 
     many = MAX_ASTRAY + 3
     p = np.where(np.arange(52) < many, 0.999, 0.01)
@@ -775,18 +782,18 @@ def test_boxes_astray_under_much_ink_say_nothing_of_where_the_sheet_lies():
     heavy, light = HIDDEN_PRINT_INK_MM2 + 10, HIDDEN_PRINT_INK_MM2 - 5
     found_well, found_poorly = VISIBLE_PRINT_MATCH + 0.2, VISIBLE_PRINT_MATCH - 0.1
     for evened_out in (False, True):
-        assert _why_no_box_is_trusted(_placed(52, match=found_well, astray=many, ink_mm2=heavy,
+        assert _untrusted(_placed(52, match=found_well, astray=many, ink_mm2=heavy,
                                               evened_out=evened_out), p, second, True) is None
         # crosses of a few strokes leave the print to be found: astray, they count
-        assert _why_no_box_is_trusted(_placed(52, match=found_well, astray=many, ink_mm2=light,
+        assert _untrusted(_placed(52, match=found_well, astray=many, ink_mm2=light,
                                               evened_out=evened_out), p, second, True) \
             == SHEET_ASTRAY
         # where the other boxes are not found well either, the sheet may lie off
-        assert _why_no_box_is_trusted(_placed(52, match=found_poorly, astray=many,
+        assert _untrusted(_placed(52, match=found_poorly, astray=many,
                                               ink_mm2=heavy, evened_out=evened_out),
                                       p, second, False) == SHEET_ASTRAY
     # only boxes read crossed: ink in a box read empty is no player's fill
-    assert _why_no_box_is_trusted(_placed(52, match=found_well, astray=many, ink_mm2=heavy),
+    assert _untrusted(_placed(52, match=found_well, astray=many, ink_mm2=heavy),
                                   np.full(52, 0.01), second, True) == SHEET_ASTRAY
 
 
