@@ -779,6 +779,21 @@ def test_a_box_read_crossed_narrowly_and_empty_in_a_mirrored_view_is_doubtful(tm
     _no_sheet_sure_of_a_wrong_score(result, truth)
 
 
+def test_a_flick_in_a_box_of_a_player_who_fills_boxes_is_doubtful(tmp_path):
+    # An independent table photo (foreign_photos.py --table, seed 69, photo
+    # 36): sheet B's player fills boxes in black; a small flick in the empty
+    # red 10, 0.03 of their ink, read crossed at 0.952, one decider at 0.37
+    # mirrored, and the sheet came out ``ok`` with a wrong score
+    # (read.FAINT_CROSS_SHARE).
+    from qwixx_scan.read import LIGHT_CROSS
+
+    result, truth = independent_photo(tmp_path, 69, 36, table=True)
+    sheet, want = _lettered_sheet(result, truth, "B")
+    assert "red-10" not in want["marked"]
+    _doubted(sheet, "red-10", LIGHT_CROSS)
+    _no_sheet_sure_of_a_wrong_score(result, truth)
+
+
 def test_faint_crosses_in_a_noisy_photo_keep_their_sheet_faint(tmp_path):
     # The same photo, sheet A: checks barely seen in the dark and the noise.
     # Its lock cross holds 0.45 mm^2 of ink and darkens 34 pixels, where
