@@ -339,7 +339,8 @@ SKIP_LIKE = ("read crossed, but its mark is one line through the middle of the n
 #: crossed under 0.4 of their player's ink over 16 sets (2,090 photos, seeds
 #: 65, 82, 91, 93, 95, 96, hard 66, 92, 94, tables 64, 66, 69, hard tables
 #: 65, 67, 68), it was the only wrong one under a tenth; one right cross
-#: (a small check, 0.085 of the ink, 0.44 in one view) is doubted with it.
+#: (a small check, 0.085 of the ink, 0.44 in one view) is doubted with it,
+#: then settled by its Kettingen chain: no other sheet changed.
 LIGHT_CROSS_SHARE = 0.25
 FAINT_CROSS_SHARE = 0.1
 LIGHT_VIEW_DOUBT = 0.25
