@@ -290,11 +290,31 @@ LIT_FROM_AROUND = ("read crossed once the light inside it was taken as that of t
 #: stroke and a slash lie, and such right crosses were most of the 55
 #: sheets this rule sent to review when it took both ways; falling to the
 #: right only, it doubts 7 right crosses (7 sheets fewer exact).
+#:
+#: A line rising to the right at RISING_SKIP_TILT_DEG that holds under
+#: RISING_SKIP_INK of the ink of the player's middle cross is no check of
+#: theirs, though, on a sheet where at most RISING_SKIP_SHARE of their
+#: crosses are lone lines: it is doubtful too, wherever it lies in the box.
+#: Two sheets came out ``ok`` with a wrong score so: independent seed 93
+#: photo 27 (a line rising 27 degrees through a skipped blue 10, left of
+#: the middle, on an X player's sheet: 0.19 of their ink, 2 of their 17
+#: crosses lone lines) and hard table seed 70 photo 10 (21 degrees through
+#: a skipped red 4 of a player circling numbers: 0.27 of the ink, 1 of 23),
+#: every network sure of a cross. Of the 1,230 boxes read crossed that are
+#: lone lines within 40 degrees of flat, over 21 sets (2,470 photos: seeds
+#: 65, 82, 91, 93, 95, 96, 98, hard 66, 92, 94, 97, tables 64, 66, 69, 71,
+#: hard tables 65, 67, 68, 70, photogen's 300), the right ones rising so
+#: under that ink lay on sheets of check players with 0.16 or more of
+#: their crosses lone lines; the lightest right one on a sheet under that
+#: share held 0.42 of the ink.
 SKIP_LIKE_TILT_DEG = (12.0, 25.0)
 SKIP_LIKE_OFF_PX = (4.5, 4.0)
 SKIP_LIKE_SHARE = 0.1
-SKIP_LIKE = ("read crossed, but its mark is one line through the middle of the number, "
-             "like a line through a skipped number, unlike this player's crosses")
+RISING_SKIP_TILT_DEG = (-30.0, -12.0)
+RISING_SKIP_INK = 0.35
+RISING_SKIP_SHARE = 0.125
+SKIP_LIKE = ("read crossed, but its mark is one line through the number, like a line "
+             "through a skipped number, unlike this player's crosses")
 #: A box read crossed that holds less than LIGHT_CROSS_SHARE of the ink of
 #: the middle one of the sheet's boxes read crossed (at least
 #: own_marks.MIN_CROSSES of them) is looked at mirrored too, and doubtful where
@@ -630,7 +650,7 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
     light_doubted = _light_crosses_doubted(inputs, theirs, ink_mm2, pen, washed, classifier)
     no_deep_ink = _narrow_crosses_without_deep_ink(theirs, crossed_p, ink_mm2[:, 1], washed)
     narrow_doubted = _narrow_crosses_doubted_mirrored(inputs, crossed_p, classifier)
-    skip_like = _skip_like_crosses(inputs, theirs,
+    skip_like = _skip_like_crosses(inputs, theirs, ink_mm2[:, 0],
                                    np.array([box.kind == "number" for box in sheet.boxes]))
     per_box = dict(crossed_p=crossed_p, ink_mm2=ink_mm2[:, 0], deep_ink_mm2=ink_mm2[:, 1],
                    highest_p=highest_p, highest_view_p=_measured(highest_view_p),
@@ -761,24 +781,30 @@ def _light_crosses_doubted(inputs: np.ndarray, crossed: np.ndarray | None,
     return doubted
 
 
-def _skip_like_crosses(inputs: np.ndarray, crossed: np.ndarray | None,
+def _skip_like_crosses(inputs: np.ndarray, crossed: np.ndarray | None, ink_mm2: np.ndarray,
                        numbered: np.ndarray) -> np.ndarray:
     """Per box, whether it is a number box (``numbered``) read crossed whose
     mark looks like a line through a skipped number on a sheet whose
     player's crosses (``crossed``, see :func:`_read_crossed`) are not lone
-    lines (see SKIP_LIKE_TILT_DEG)."""
+    lines (see SKIP_LIKE_TILT_DEG): falling to the right through the middle,
+    or rising to the right with far less ink (``ink_mm2``) than their
+    crosses (RISING_SKIP_INK)."""
+    out = np.zeros(len(numbered), bool)
     if crossed is None:
-        return np.zeros(len(numbered), bool)
+        return out
     at = np.flatnonzero(crossed)
     line = lone_lines(inputs[at])
-    if np.mean(line.found) > SKIP_LIKE_SHARE:
-        return np.zeros(len(numbered), bool)
+    lone_share = np.mean(line.found)
     low, high = SKIP_LIKE_TILT_DEG  # (+: falling to the right, y down)
-    like = (line.found & (line.tilt_deg >= low) & (line.tilt_deg <= high)
-            & (np.abs(line.off_x) <= SKIP_LIKE_OFF_PX[0])
-            & (np.abs(line.off_y) <= SKIP_LIKE_OFF_PX[1]))
-    out = np.zeros(len(numbered), bool)
-    out[at[like]] = True
+    falling = ((lone_share <= SKIP_LIKE_SHARE)
+               & (line.tilt_deg >= low) & (line.tilt_deg <= high)
+               & (np.abs(line.off_x) <= SKIP_LIKE_OFF_PX[0])
+               & (np.abs(line.off_y) <= SKIP_LIKE_OFF_PX[1]))
+    low, high = RISING_SKIP_TILT_DEG
+    rising = ((lone_share <= RISING_SKIP_SHARE)
+              & (line.tilt_deg >= low) & (line.tilt_deg <= high)
+              & (ink_mm2[at] < RISING_SKIP_INK * np.median(ink_mm2[at])))
+    out[at[line.found & (falling | rising)]] = True
     return out & numbered
 
 
@@ -1079,8 +1105,8 @@ class BoxEvidence:
     #: Read crossed only narrowly, a deciding network reads it empty in some
     #: mirrored view (see NARROW_VIEW_DOUBT).
     narrow_doubted: bool = False
-    #: Read crossed, its mark is one line through the middle of the number,
-    #: and the player's crosses are not (see SKIP_LIKE_TILT_DEG).
+    #: Read crossed, its mark is one line through the number, and the
+    #: player's crosses are not (see SKIP_LIKE_TILT_DEG).
     skip_like: bool = False
     #: Read crossed over one decider's doubt, and doubted in a mirrored view
     #: (box_model.SPLIT: two networks sure of opposite verdicts there): not
