@@ -13,7 +13,7 @@ each sheet the training's wide way (no hard shadows) and asks the networks about
 Prints, per band of tilt, the share of lined boxes the combined networks
 read crossed (a wrong box: the worst), doubtful and empty, with the
 reader's doubt of crosses that look like such lines on a sheet whose
-player's crosses do not (qwixx_scan.read.SKIP_LIKE_TILT_DEG) and without
+player's crosses do not (qwixx_scan.read.SKIP_LIKE_TILT_DEG, RISING_SKIP_INK) and without
 it, and below them how the sheets' crossed boxes read (they must not
 suffer for it).
 """
@@ -73,9 +73,9 @@ def main() -> None:
         image, report = draw_sheet_marks_detailed(printed, sheet, PPM, truth, style, rng,
                                                   skip_tilt_deg=args.max_tilt)
         rectified = degrade(image, PPM, degradation, np.random.default_rng(k))
-        inputs, _ = box_inputs(rectified, sheet, blank_reference(sheet, READ_PX_PER_MM))
+        inputs, ink_mm2 = box_inputs(rectified, sheet, blank_reference(sheet, READ_PX_PER_MM))
         p = classifier.crossed_probability(inputs)
-        like = _skip_like_crosses(inputs, _read_crossed(p),
+        like = _skip_like_crosses(inputs, _read_crossed(p), ink_mm2[:, 0],
                                   np.array([b.kind == "number" for b in sheet.boxes]))
         ids = [b.id for b in sheet.boxes]
         for box_id, tilt in report.skip_tilts.items():
