@@ -62,14 +62,17 @@ def struck_through(inputs: np.ndarray) -> np.ndarray:
 class LoneLines:
     """Per box, whether its darkened paper is one thin line with clean paper
     around it (the module's note, at any tilt), how far that line is tilted
-    from flat (degrees, -90..90; positive where it falls to the right) and
-    how far its middle lies from the box's (px of the inner window, INNER_PX
-    square; x right, y down)."""
+    from flat (degrees, -90..90; positive where it falls to the right), how
+    far its middle lies from the box's (px of the inner window, INNER_PX
+    square; x right, y down) and how long the darkened paper's spread is
+    along its long axis (``length``, px, for every box: four standard
+    deviations, about a line's length)."""
 
     found: np.ndarray
     tilt_deg: np.ndarray
     off_x: np.ndarray
     off_y: np.ndarray
+    length: np.ndarray
 
 
 def lone_lines(inputs: np.ndarray) -> LoneLines:
@@ -103,4 +106,4 @@ def lone_lines(inputs: np.ndarray) -> LoneLines:
     shaded = darkened_paper(inputs[at], by=FAINTLY, paper=paper[at]) & beyond
     line[at] = shaded.sum(axis=(1, 2)) <= CLEAN_SHARE * np.maximum(beyond.sum(axis=(1, 2)), 1)
     middle = (INNER_PX - 1) / 2
-    return LoneLines(line, np.degrees(angle), mx - middle, my - middle)
+    return LoneLines(line, np.degrees(angle), mx - middle, my - middle, length)

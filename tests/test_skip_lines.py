@@ -123,6 +123,14 @@ def test_a_cross_like_a_tilted_skip_line_is_doubtful_where_the_player_crosses_ot
     assert doubted(line(c - 15, c + 4, c + 7, c - 4), ink=0.2)
     assert not doubted(line(c - 11, c + 11, c + 11, c - 11), ink=0.2)  # too steep
     assert not doubted(rising, ink=0.2, crosses=line(c - 11, c + 6, c + 11, c - 6), n=10)
+
+    def small_x(im):
+        line(c - 5, c - 5, c + 5, c + 5)(im)
+        line(c - 5, c + 5, c + 5, c - 5)(im)
+
+    # ... or is far longer than the player's crosses, whatever its ink
+    assert doubted(rising, crosses=small_x, ink=1.0)
+    assert not doubted(line(c - 5, c + 2, c + 5, c - 2), crosses=small_x, ink=0.5)
     assert not doubted(falling, numbered=False)  # a lock box: no number to skip
     # A player who crosses with lone lines: such a line is one of their crosses.
     assert not doubted(falling, crosses=line(c - 11, c - 6, c + 11, c + 6), n=10)
@@ -159,6 +167,22 @@ def test_a_skip_line_rising_through_a_number_with_little_ink_is_not_scored_as_su
     sheet, expected = independent_photo_sheet(tmp_path, 93, 27)
     assert "blue-10" in expected["skip_lined"] and "blue-10" not in expected["marked"]
     assert (sheet.verdicts["blue-10"].state, sheet.verdicts["blue-10"].note) == ("uncertain",
+                                                                                 SKIP_LIKE)
+    assert sheet.status == "review"
+    assert {b for b, v in sheet.verdicts.items() if v.state == "crossed"} <= set(expected["marked"])
+
+
+def test_a_long_skip_line_rising_on_a_sheet_of_small_crosses_is_not_scored_as_sure(tmp_path):
+    # An every-photo-hard independent photo (seed 99, photo 104): a player
+    # who crosses with small blue X's drew a long line rising 22 degrees
+    # through the skipped green 5, read crossed with every network sure,
+    # and the sheet came out ok with a wrong score. It holds as much ink as
+    # their small X's, but is 1.76 times as long (read.RISING_SKIP_LENGTH).
+    from qwixx_scan.read import SKIP_LIKE
+
+    sheet, expected = independent_photo_sheet(tmp_path, 99, 104, 1.0)
+    assert "green-5" in expected["skip_lined"] and "green-5" not in expected["marked"]
+    assert (sheet.verdicts["green-5"].state, sheet.verdicts["green-5"].note) == ("uncertain",
                                                                                  SKIP_LIKE)
     assert sheet.status == "review"
     assert {b for b, v in sheet.verdicts.items() if v.state == "crossed"} <= set(expected["marked"])
