@@ -315,9 +315,10 @@ LIT_FROM_AROUND = ("read crossed once the light inside it was taken as that of t
 #: through a skipped green 5 of a player who crosses with small X's, came
 #: out ``ok`` with a wrong score; it held as much ink as their X's (0.50 of
 #: the middle one's) and was 1.76 times as long. Of the 54 boxes read
-#: crossed that are lone lines rising so on such sheets (24 sets, 2,770
-#: photos), the right ones reached 1.51 (a slash) and 1.48 (an X with one
-#: stroke faint), then 1.12; on the 4 sets made after (571 sheets), 1.20.
+#: crossed that are lone lines rising so on such sheets (23 independent
+#: sets and photogen's 300: 2,650 photos), the right ones reached 1.51 (a
+#: slash) and 1.48 (an X with one stroke faint), then 1.12; on the 4 sets
+#: made after (571 sheets), 1.20.
 #: All 31 sets then at hand read again (4,823 sheets with photogen's 300):
 #: only that sheet changed.
 SKIP_LIKE_TILT_DEG = (12.0, 25.0)
