@@ -126,7 +126,9 @@ def like_own_crosses(crossed: np.ndarray, empty: np.ndarray, doubtful: np.ndarra
     networks' median P(crossed) (used where ``doubtful``); ``darkened``: per
     box, see :func:`darkened_pixels` (None: by ink alone); ``paper``: per
     box, how many pixels of its middle are paper (see :func:`paper_pixels`;
-    None: only boxes the networks lean crossed are taken)."""
+    None: only boxes the networks lean crossed are taken). None is taken by
+    its darkened pixels alone where the crosses darken under MIN_CROSS_COVER
+    of the box."""
     nothing = np.zeros(len(ink_mm2), bool)
     if np.count_nonzero(crossed) < MIN_CROSSES or not doubtful.any():
         return nothing, nothing
