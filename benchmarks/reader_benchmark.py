@@ -265,7 +265,8 @@ def report(results: list[SheetResult]) -> None:
     for label, subset in (("easy", [r for r in results if not r.hard]),
                           ("hard", [r for r in results if r.hard])):
         if subset:
-            print(f"  {label}: {len(subset)} sheets, exact {sum(not r.wrong and not r.uncertain for r in subset) / len(subset):.2%}, "
+            print(f"  {label}: {len(subset)} sheets, exact "
+                  f"{sum(not r.wrong and not r.uncertain for r in subset) / len(subset):.2%}, "
                   f"wrong boxes {sum(len(r.wrong) for r in subset)}, "
                   f"sheets with uncertain {sum(bool(r.uncertain) for r in subset)}")
 

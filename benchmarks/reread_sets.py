@@ -39,7 +39,8 @@ from scan_benchmark import compare, nearest_same_sheet  # noqa: E402
 SCAN_BENCHMARK = Path(__file__).resolve().parent / "scan_benchmark.py"
 #: The tallies printed (scan_benchmark.compare's names) and their headings.
 COLUMNS = {"sheets": "sheets", "sheets_exact": "exact", "boxes_wrong": "wrong boxes",
-           "boxes_uncertain": "doubtful", "silent_errors": "wrong, ok", "sheets_not_read": "not read"}
+           "boxes_uncertain": "doubtful", "silent_errors": "wrong, ok",
+           "sheets_not_read": "not read"}
 
 
 def photos_in(folders: list[Path]) -> list[Path]:
@@ -82,7 +83,7 @@ def scan(photos: list[Path], jobs: int, out: Path) -> dict[str, dict]:
         with os.fdopen(handle, "w") as stream:
             for path, result in ordered.items():
                 stream.write(json.dumps({"path": path, "result": result}) + "\n")
-        os.replace(partial, out)
+        Path(partial).replace(out)
     except BaseException:
         Path(partial).unlink(missing_ok=True)
         raise

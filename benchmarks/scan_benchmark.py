@@ -144,7 +144,8 @@ def compare(truth: dict, result: dict, tally: Counter, examples: list[str]) -> N
         got = nearest_same_sheet(want, unmatched)
         if got is None:
             tally["sheets_not_read"] += 1
-            examples.append(f"{truth['file']}: not read: {result['error'] or result.get('problems')}")
+            examples.append(f"{truth['file']}: not read: "
+                            f"{result['error'] or result.get('problems')}")
             continue
         true_marked = set(want["marked"])
         marked, uncertain = set(got["marked"]), set(got["uncertain"])
@@ -300,9 +301,11 @@ def main() -> None:
     sheets, boxes = tally["sheets"], max(1, tally["boxes"])
     exact = tally["sheets_exact"]
     print(f"photos {len(lines)}, sheets {sheets} ({tally['sheets_hard']} hard), boxes {boxes}")
-    print(f"box error rate        {tally['boxes_wrong'] / boxes:.6f}  ({tally['boxes_wrong']} wrong; "
+    print(f"box error rate        {tally['boxes_wrong'] / boxes:.6f}  "
+          f"({tally['boxes_wrong']} wrong; "
           f"target <= 0.0001)")
-    print(f"boxes uncertain       {tally['boxes_uncertain'] / boxes:.4%}  ({tally['boxes_uncertain']})")
+    print(f"boxes uncertain       {tally['boxes_uncertain'] / boxes:.4%}  "
+          f"({tally['boxes_uncertain']})")
     print(f"sheets read exactly   {exact / max(1, sheets):.2%}  (target >= 99.5%; hard "
           f"{tally['exact_hard']}/{tally['sheets_hard']}, normal "
           f"{tally['exact_normal']}/{tally['sheets_normal']})")

@@ -136,7 +136,8 @@ def broken_rules(sheet: Sheet, crossed: set[str] | list[str]) -> list[str]:
         locked += last_crossed
         if last_crossed and others < 5 and "lock-needs-five" not in broken:
             broken.append("lock-needs-five")
-        if f"{row}-lock" in crossed and not last_crossed and "lock-without-last-number" not in broken:
+        if (f"{row}-lock" in crossed and not last_crossed
+                and "lock-without-last-number" not in broken):
             broken.append("lock-without-last-number")
     if any((a in crossed) != (b in crossed) for a, b in sheet.chains):
         broken.append("chain-incomplete")

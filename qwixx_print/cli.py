@@ -96,8 +96,8 @@ def geometry_command(layout: str, letter: str | None) -> None:
               help="Number of sheets (one pad is 80; at most 2000).")
 @click.option("--paper", type=click.Choice(["a4", "letter", "sheet"], case_sensitive=False),
               default="a4", show_default=True,
-              help="a4/letter: as many sheets per page as fit at 100 % (four built-in sheets), centred, "
-                   "with cut marks, for home printers; sheet: one sheet per page at its "
+              help="a4/letter: as many sheets per page as fit at 100 % (four built-in sheets), "
+                   "centred, with cut marks, for home printers; sheet: one sheet per page at its "
                    "trim size, for a print shop.")
 @click.option("--bleed", type=float, default=0.0, show_default=True, metavar="MM",
               help="Extend artwork touching the trim edge this far (print shops: 3).")

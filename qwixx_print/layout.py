@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import LayoutError, UnknownLayoutError, UnknownLetterError
-from .yamlsource import YamlSource, read_yaml_file
+from .yamlsource import read_yaml_file
 
 ROWS: tuple[str, ...] = ("red", "yellow", "green", "blue")
 VARIANTS: tuple[str, ...] = ("classic", "treden", "kettingen")
@@ -293,12 +293,14 @@ def _read_with_extends(path: Path, chain: tuple[Path, ...]) -> tuple[dict[str, A
     unknown = [k for k in data if k not in _TOP_KEYS]
     if unknown:
         known = ", ".join(sorted(_TOP_KEYS))
-        raise LayoutError(f"{source.where((unknown[0],))}: unknown key '{unknown[0]}' (known: {known})")
+        raise LayoutError(f"{source.where((unknown[0],))}: unknown key '{unknown[0]}' "
+                          f"(known: {known})")
     parent_ref = data.get("extends")
     if parent_ref is None:
         return data, where
     if not isinstance(parent_ref, str):
-        raise LayoutError(f"{source.where(('extends',))}: 'extends' takes a layout name or file path")
+        raise LayoutError(f"{source.where(('extends',))}: 'extends' takes a layout name or "
+                          "file path")
     try:
         if parent_ref in builtin_names():
             parent_path = builtin_dir() / f"{parent_ref}.yaml"
@@ -392,7 +394,8 @@ def _build(data: dict[str, Any], where: Where, default_name: str, source: str) -
     if variant is None:
         raise check.fail((), "missing key 'variant' (classic, treden or kettingen)")
     if variant not in VARIANTS:
-        raise check.fail(("variant",), f"unknown variant {_show(variant)}: use classic, treden or kettingen")
+        raise check.fail(("variant",), f"unknown variant {_show(variant)}: "
+                                       "use classic, treden or kettingen")
     title = check.text(data.get("title", "QWIXX"), ("title",))
     subtitle = check.text(data.get("subtitle", ""), ("subtitle",))
 
@@ -442,7 +445,8 @@ def _build(data: dict[str, Any], where: Where, default_name: str, source: str) -
 
 def _check_sheet_style(value: Any, check: _Checker) -> dict[str, Any]:
     if not isinstance(value, dict):
-        raise check.fail(("sheet",), "missing 'sheet' with the sizes in mm (or use extends: classic)")
+        raise check.fail(("sheet",), "missing 'sheet' with the sizes in mm "
+                                     "(or use extends: classic)")
     for key in value:
         if key not in _SHEET_KEYS:
             raise check.fail(("sheet", key), f"unknown key '{key}' in 'sheet' "
@@ -473,7 +477,8 @@ def _check_rows(value: Any, check: _Checker) -> tuple[RowStyle, ...]:
         raise check.fail(("rows",), "missing 'rows': red, yellow, green and blue")
     for key in value:
         if key not in ROWS:
-            raise check.fail(("rows", key), f"unknown row '{key}': the rows are red, yellow, green, blue")
+            raise check.fail(("rows", key), f"unknown row '{key}': "
+                                            "the rows are red, yellow, green, blue")
     rows = []
     for name in ROWS:
         spec = value.get(name)
@@ -598,7 +603,8 @@ def _box_id(value: Any, path: tuple[Any, ...], probe: Sheet, check: _Checker, wh
     return value
 
 
-def _check_steps(value: Any, path: tuple[Any, ...], probe: Sheet, check: _Checker) -> tuple[str, ...]:
+def _check_steps(value: Any, path: tuple[Any, ...], probe: Sheet,
+                 check: _Checker) -> tuple[str, ...]:
     if not isinstance(value, list) or not value:
         raise check.fail(path, "'steps' must be a list of box ids like [blue-12, blue-11, ...]")
     steps: list[str] = []

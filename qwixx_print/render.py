@@ -202,7 +202,7 @@ def write_atomically(path: Path, data: bytes) -> None:
     place, so ``path`` is either the old file or the complete new one."""
     if path.is_dir():
         raise OutputError(f"cannot write {path}: it is a folder; give a file name like pad.pdf")
-    folder = path.parent if str(path.parent) else Path(".")
+    folder = path.parent if str(path.parent) else Path()
     if not folder.is_dir():
         raise OutputError(f"cannot write {path}: the folder {folder} does not exist; "
                           "create it or choose another -o")
@@ -211,8 +211,8 @@ def write_atomically(path: Path, data: bytes) -> None:
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=folder)
         with os.fdopen(fd, "wb") as out:
             out.write(data)
-        os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, path)
+        Path(tmp).chmod(0o666 & ~_umask())
+        Path(tmp).replace(path)
         tmp = None
     except OSError as exc:
         reason = exc.strerror or str(exc)

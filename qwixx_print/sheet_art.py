@@ -259,7 +259,8 @@ class _SheetArt:
         elif overlap_x > 3.0 and 0 <= gap_y <= 4.0:  # straight up
             upper, lower = (a, b) if a.y < b.y else (b, a)
             x0 = max(a.x, b.x) + overlap_x * 0.30
-            self.c.rect(x0, upper.y + upper.h - f, overlap_x * 0.40, gap_y + 2 * f, stroke=0, fill=1)
+            self.c.rect(x0, upper.y + upper.h - f, overlap_x * 0.40, gap_y + 2 * f,
+                        stroke=0, fill=1)
         elif 0 <= gap_x <= 3.0 and 0 <= gap_y <= 4.0:  # up and one column over
             # Corner to corner; the ends stop inside the frames, which are drawn on top.
             upper, lower = (a, b) if a.y < b.y else (b, a)

@@ -146,7 +146,7 @@ class ReaderReference:
     gray_half: np.ndarray
     gray_quarter: np.ndarray
     plans: list[_BoxPlan]
-    windows: "_Windows"
+    windows: _Windows
 
     @classmethod
     def of(cls, ref: BlankReference, sheet: Sheet) -> ReaderReference:

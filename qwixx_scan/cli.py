@@ -187,7 +187,8 @@ def scan_command(photos: tuple[str, ...], as_json: bool, overlay_dir: str | None
     photos = tuple(expand_folders(photos))
     stream = scan_all(list(photos), layout_files, jobs=jobs, overlay_dir=overlay_dir)
     if sys.stderr.isatty() and len(photos) > 1:
-        with click.progressbar(stream, length=len(photos), label="scanning", file=sys.stderr) as bar:
+        with click.progressbar(stream, length=len(photos), label="scanning",
+                               file=sys.stderr) as bar:
             results.extend(bar)
     else:
         results.extend(stream)

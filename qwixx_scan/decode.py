@@ -149,7 +149,8 @@ def iter_pictures(path: str | Path) -> Iterator[Picture]:
         with path.open("rb") as handle:
             head = handle.read(32)
     except OSError as exc:
-        raise PhotoError(f"{path}: cannot be read ({exc.strerror}); check its permissions") from None
+        raise PhotoError(f"{path}: cannot be read ({exc.strerror}); "
+                         "check its permissions") from None
     if not head:
         raise PhotoError(f"{path}: the file is empty (0 bytes); copy the photo again")
     kind = _sniff(head)

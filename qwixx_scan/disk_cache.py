@@ -125,8 +125,8 @@ def _store(path: Path, arrays: dict[str, np.ndarray]) -> None:
         try:
             with os.fdopen(handle, "wb") as out:
                 np.savez_compressed(out, **arrays)
-            os.chmod(temporary, 0o644)  # readable like any file made here (mkstemp: 0600)
-            os.replace(temporary, path)
+            Path(temporary).chmod(0o644)  # readable like any file made here (mkstemp: 0600)
+            Path(temporary).replace(path)
         except BaseException:
             Path(temporary).unlink(missing_ok=True)
             raise

@@ -139,7 +139,8 @@ class KnownSheets:
             counts[sheet.size_mm] = counts.get(sheet.size_mm, 0) + 1
         return sorted(counts, key=lambda s: -counts[s])
 
-    def code_rects_mm(self, size_mm: tuple[float, float]) -> list[tuple[float, float, float, float]]:
+    def code_rects_mm(self, size_mm: tuple[float, float]
+                      ) -> list[tuple[float, float, float, float]]:
         """Distinct code areas (x0, y0, x1, y1 mm) of the known sheets of this size."""
         rects = {(s.furniture.code.x, s.furniture.code.y,
                   s.furniture.code.x + s.furniture.code.w, s.furniture.code.y + s.furniture.code.h)

@@ -72,14 +72,14 @@ BEND_NEAR_EDGE_MM = WIDE_SEARCH_MM - SEARCH_MM
 #: well-matched ones where it has two), when that is within REACH_MM of
 #: where its search began (up to REACH_ROUNDS times, so a shift spreads
 #: along a row). Bent paper moves the middle of a row while the corners,
-#: where the markers are, stay put: on an independent photo (foreign_photos.py seed 3, photo 138: bent
-#: 3.7 mm, tilted 26 degrees) the four lock boxes at the rows' ends lay
-#: 2.5-3 mm above their place, were matched on the search's edge and read
-#: as doubtful. Only the neighbours' shift moves the search, and only a
-#: match there better than WEAK_MATCH is taken: a box under a scribble
-#: matches nowhere, and followed its best (0.2) over 4.7 mm into the gap to
-#: the next penalty box; two scribbled penalty boxes following each other
-#: drifted 2.6 mm.
+#: where the markers are, stay put: on an independent photo
+#: (foreign_photos.py seed 3, photo 138: bent 3.7 mm, tilted 26 degrees)
+#: the four lock boxes at the rows' ends lay 2.5-3 mm above their place,
+#: were matched on the search's edge and read as doubtful. Only the
+#: neighbours' shift moves the search, and only a match there better than
+#: WEAK_MATCH is taken: a box under a scribble matches nowhere, and
+#: followed its best (0.2) over 4.7 mm into the gap to the next penalty
+#: box; two scribbled penalty boxes following each other drifted 2.6 mm.
 REACH_MM = 5.0
 REACH_ROUNDS = 3
 RANSAC_MM = 0.8

@@ -252,7 +252,7 @@ def _drop_borrowed_codes(sheets: list[SheetResult], markers_seen: list[int],
                 continue  # two prints of one sheet, both seen: not a borrowed code
             loser = j if markers_seen[j] < markers_seen[i] else i
             keep[loser] = False
-    for result, kept in zip(sheets, keep):
+    for kept in keep:
         if not kept:
             problems.append(f"{name}: a sheet's own code is hidden (the code found where it "
                             "should be belongs to the sheet next to it); uncover it and "
@@ -341,9 +341,9 @@ def _cut_off_message(where: str, sides: list[str]) -> str:
             "table around it")
 
 
-def _read_sheet(picture: Picture, gray: np.ndarray, group: MarkerGroup, size_mm: tuple[float, float],
-                known: KnownSheets, image_size: tuple[int, int], where: str, *,
-                keep_images: bool) -> SheetResult:
+def _read_sheet(picture: Picture, gray: np.ndarray, group: MarkerGroup,
+                size_mm: tuple[float, float], known: KnownSheets, image_size: tuple[int, int],
+                where: str, *, keep_images: bool) -> SheetResult:
     from .read import read_marks
 
     fit = fit_sheet(group, size_mm)

@@ -256,7 +256,8 @@ def _score_strip(result: SheetResult, width: int) -> np.ndarray:
     score = result.score
     strip = np.full((96, width, 3), 255, np.uint8)
     status = result.status
-    parts = [f"{row}: {score.row(row).points}" for row in ROWS if any(r.row == row for r in score.rows)]
+    parts = [f"{row}: {score.row(row).points}" for row in ROWS
+             if any(r.row == row for r in score.rows)]
     if result.sheet.variant == "treden":
         parts.append(f"steps: {score.steps}")
     parts.append(f"penalties: {score.penalties}")

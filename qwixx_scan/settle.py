@@ -145,7 +145,8 @@ def _doubtful_near(violation: Violation, doubtful: list[str]) -> list[str]:
 
 def _crossed_and_doubtful(sheet: Sheet, verdicts: dict[str, Any]) -> tuple[set[str], list[str]]:
     crossed = {b for b, v in verdicts.items() if v.state == "crossed"}
-    doubtful = [b.id for b in sheet.boxes if b.id in verdicts and verdicts[b.id].state == "uncertain"]
+    doubtful = [b.id for b in sheet.boxes
+                if b.id in verdicts and verdicts[b.id].state == "uncertain"]
     return crossed, doubtful
 
 

@@ -137,7 +137,8 @@ def test_printers_render_the_designed_colours_their_own_way() -> None:
     blank = blank_sheet(load_layout("treden").sheet("A"), 4)
     assert print_sheet(blank, EXACT) is blank
     grey = print_sheet(blank, Printer("grey", grey=True))
-    assert np.array_equal(grey[:, :, 0], grey[:, :, 1]) and np.array_equal(grey[:, :, 1], grey[:, :, 2])
+    assert (np.array_equal(grey[:, :, 0], grey[:, :, 1])
+            and np.array_equal(grey[:, :, 1], grey[:, :, 2]))
     faded = print_sheet(blank, Printer("faded", strength=(0.5, 0.5, 0.5)))
     # paler everywhere ink is, paper stays paper
     assert (faded.astype(int) >= blank.astype(int) - 1).all()
@@ -226,7 +227,8 @@ def test_objects_laid_beside_boxes_leave_every_box_inside_visible():
                 core = np.float32([[r.x + m, r.y + m], [r.x + r.w - m, r.y + m],
                                    [r.x + r.w - m, r.y + r.h - m], [r.x + m, r.y + r.h - m]])
                 near = np.float32([[r.x - 2.1, r.y - 2.1], [r.x + r.w + 2.1, r.y - 2.1],
-                                   [r.x + r.w + 2.1, r.y + r.h + 2.1], [r.x - 2.1, r.y + r.h + 2.1]])
+                                   [r.x + r.w + 2.1, r.y + r.h + 2.1],
+                                   [r.x - 2.1, r.y + r.h + 2.1]])
                 inside += cv2.intersectConvexConvex(poly, core)[0] > 0
                 windows += cv2.intersectConvexConvex(poly, near)[0] > 0
             assert inside == 0 and windows >= 1

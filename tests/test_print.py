@@ -195,7 +195,8 @@ def test_same_command_same_bytes(tmp_path: Path) -> None:
 def _content_streams(data: bytes) -> list[bytes]:
     """Every stream's decoded bytes (reportlab writes ASCII85 + Flate)."""
     streams = []
-    for match in re.finditer(rb"/Filter \[ /ASCII85Decode /FlateDecode \].*?stream\r?\n(.*?)endstream",
+    for match in re.finditer(rb"/Filter \[ /ASCII85Decode /FlateDecode \]"
+                             rb".*?stream\r?\n(.*?)endstream",
                              data, re.S):
         body = match.group(1).strip().removesuffix(b"~>")
         streams.append(zlib.decompress(base64.a85decode(body)))

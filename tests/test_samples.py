@@ -57,7 +57,8 @@ def test_a_photo_shrunk_too_far_says_so_and_does_not_call_the_sheet_cut_off(tmp_
                                       interpolation=cv2.INTER_AREA), [cv2.IMWRITE_JPEG_QUALITY, 75])
     result = scan_photo(path, layouts=known)
     assert result.sheets == []
-    assert "tiny in the picture" in result.error and "photograph the sheet from closer" in result.error
+    assert ("tiny in the picture" in result.error
+            and "photograph the sheet from closer" in result.error)
     assert "outside the picture" not in result.error
     height, width = (round(n * factor) for n in image.shape[:2])
     assert f"this picture is only {width} x {height} pixels" in result.error

@@ -54,7 +54,8 @@ def test_one_good_sheet_json_and_exit_0(photos):
     [entry] = json.loads(result.stdout)
     assert entry["file"] == photos["good"] and entry["error"] is None
     [sheet] = entry["sheets"]
-    assert set(sheet) >= {"layout", "letter", "marked", "uncertain", "score", "violations", "status"}
+    assert set(sheet) >= {"layout", "letter", "marked", "uncertain", "score", "violations",
+                          "status"}
     assert (sheet["layout"], sheet["letter"], sheet["status"]) == ("treden", "D", "ok")
     assert sorted(sheet["marked"]) == sorted(GOOD_MARKS)
     # red 2 crosses (3), yellow 1 (1), green 1 (1), blue 2 (3); of treden D's step boxes
@@ -162,7 +163,7 @@ def test_a_folder_is_read_photo_by_photo_in_name_order(photos, tmp_path):
     folder = tmp_path / "game"
     folder.mkdir()
     for name, key in (("B.JPG", "broken"), ("a.jpg", "good")):
-        (folder / name).write_bytes(open(photos[key], "rb").read())
+        (folder / name).write_bytes(Path(photos[key]).read_bytes())
     (folder / "a.expected.json").write_text("{}")  # not a photo: left alone
     (folder / "old").mkdir()  # nor a subfolder
     result = run(str(folder), "--json")

@@ -246,7 +246,8 @@ def test_jpeg_size_read_past_big_metadata_segments(tmp_path, phone_picture):
     segments = b"".join(b"\xff" + bytes([code]) + (len(body) + 2).to_bytes(2, "big") + body
                         for code, body in ((0xE1, b"Exif\x00\x00" + bytes(60000)),
                                            (0xE2, b"ICC_PROFILE\x00" + bytes(3000)),
-                                           (0xE1, b"http://ns.adobe.com/xap/1.0/\x00" + bytes(500))))
+                                           (0xE1,
+                                            b"http://ns.adobe.com/xap/1.0/\x00" + bytes(500))))
     path = tmp_path / "phone.jpg"
     path.write_bytes(data[:2] + segments + b"\xff\xff" + data[2:])
     height, width = picture.shape[:2]

@@ -29,7 +29,8 @@ def _corners_mm(sheet):
 
 @pytest.mark.parametrize("angle, tilt", [(0, 0.0), (33, 0.25), (-120, 0.3), (200, -0.2)])
 def test_fit_puts_the_sheet_where_it_is(angle, tilt):
-    h_true = placement(TREDEN_A, SIZE, centre=(1200, 900), width_px=1300, angle_deg=angle, tilt=tilt)
+    h_true = placement(TREDEN_A, SIZE, centre=(1200, 900), width_px=1300, angle_deg=angle,
+                       tilt=tilt)
     image = photo(SIZE, [(flat_sheet(TREDEN_A), h_true)])
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     groups = group_markers(detect_markers(gray), TREDEN_A.size_mm)
@@ -50,7 +51,8 @@ def test_rectified_sheet_matches_the_flat_render():
     rectified = rectify(image, fit, TREDEN_A.size_mm)
     w, h = TREDEN_A.size_mm
     assert rectified.shape == (round(h * RECT_PX_PER_MM), round(w * RECT_PX_PER_MM), 3)
-    expected = cv2.resize(flat, (rectified.shape[1], rectified.shape[0]), interpolation=cv2.INTER_AREA)
+    expected = cv2.resize(flat, (rectified.shape[1], rectified.shape[0]),
+                          interpolation=cv2.INTER_AREA)
     a = cv2.cvtColor(rectified, cv2.COLOR_BGR2GRAY).astype(np.float32)
     b = cv2.cvtColor(expected, cv2.COLOR_BGR2GRAY).astype(np.float32)
     inner = (slice(40, -40), slice(40, -40))

@@ -29,13 +29,16 @@ def _with_glare_over(box_id: str, known: KnownSheets, target: Path) -> int:
     box = next(b for b in sheet.sheet.boxes if b.id == box_id)
     centre = cv2.perspectiveTransform(
         np.float32([[[box.rect.x + box.rect.w / 2, box.rect.y + box.rect.h / 2]]]), to_px)[0, 0]
-    px_per_mm = np.linalg.norm(np.float32(sheet.corners_px[1]) - np.float32(sheet.corners_px[0])) / w
+    px_per_mm = np.linalg.norm(np.float32(sheet.corners_px[1])
+                               - np.float32(sheet.corners_px[0])) / w
     radius = 1.5 * box.rect.w * px_per_mm
     image = cv2.imread(str(ANNA)).astype(np.float32)
     yy, xx = np.mgrid[0:image.shape[0], 0:image.shape[1]]
-    spot = 0.9 * np.exp(-(((xx - centre[0]) / radius) ** 2 + ((yy - centre[1]) / (0.6 * radius)) ** 2))
+    spot = 0.9 * np.exp(-(((xx - centre[0]) / radius) ** 2
+                          + ((yy - centre[1]) / (0.6 * radius)) ** 2))
     glared = image + (255 - image) * spot[..., None]
-    cv2.imwrite(str(target), np.clip(glared, 0, 255).astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, 90])
+    cv2.imwrite(str(target), np.clip(glared, 0, 255).astype(np.uint8),
+                [cv2.IMWRITE_JPEG_QUALITY, 90])
     return sheet.score.total
 
 

@@ -339,7 +339,8 @@ def _crumpled(flat: np.ndarray, sheet, amplitude_mm: float, waves_mm: tuple[floa
         * np.sin(np.pi * np.clip((ys - top) / (bottom - top), 0, 1))
     u = 2 * np.pi * xs / (waves_mm[0] * SHEET_PPM)
     v = 2 * np.pi * ys / (waves_mm[1] * SHEET_PPM)
-    return cv2.remap(flat, xs - reach * np.sin(u) * np.cos(v), ys - reach * np.cos(u + 1) * np.sin(v),
+    return cv2.remap(flat, xs - reach * np.sin(u) * np.cos(v),
+                     ys - reach * np.cos(u + 1) * np.sin(v),
                      cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 

@@ -25,7 +25,8 @@ CASES = [  # (seed, profile, table)
 @pytest.mark.parametrize("seed, profile, table", CASES)
 def test_generated_photo_is_identified_and_never_silently_wrong(tmp_path, known, seed, profile,
                                                                 table):
-    generated = photogen.generate_photo(seed, profile=profile, size="small", table=table, sheets=2 if table else None)
+    generated = photogen.generate_photo(seed, profile=profile, size="small", table=table,
+                                        sheets=2 if table else None)
     path = tmp_path / f"photo{seed}.jpg"
     path.write_bytes(generated.jpeg)
     result = scan_photo(path, layouts=known)

@@ -17,7 +17,8 @@ def verdicts_for(sheet, crossed, doubtful=None):
     out = {}
     for box in sheet.boxes:
         if box.id in doubtful:
-            out[box.id] = BoxVerdict(box.id, "uncertain", 0.3, "doubtful mark", lean=doubtful[box.id])
+            out[box.id] = BoxVerdict(box.id, "uncertain", 0.3, "doubtful mark",
+                                     lean=doubtful[box.id])
         elif box.id in crossed:
             out[box.id] = BoxVerdict(box.id, "crossed", 0.99, "")
         else:
@@ -168,7 +169,8 @@ def test_a_box_taken_like_the_players_crosses_is_doubtful_again_where_it_breaks_
     # b crossed without its chain partner a breaks the chain rule; c with d does not
     assert kept[b].state == "uncertain" and kept[b].lean == "crossed" and not kept[b].settled
     assert kept[c].state == "crossed" and kept[c].settled
-    assert score_sheet(KETTINGEN_B, [x for x, v in kept.items() if v.state == "crossed"]).errors == ()
+    assert score_sheet(KETTINGEN_B,
+                       [x for x, v in kept.items() if v.state == "crossed"]).errors == ()
 
 
 def test_a_rule_error_on_a_sheet_read_too_poorly_to_judge_makes_review_not_invalid():

@@ -87,7 +87,8 @@ def test_a_number_struck_through_is_read_empty(tmp_path):
     # found: see test_a_cross_over_a_wide_number_does_not_make_the_sheet_faint.)
     sheet, expected = independent_photo_sheet(tmp_path, 33, 12)
     assert "red-3" in expected["skip_lined"]
-    assert (sheet.verdicts["red-3"].state, sheet.verdicts["red-3"].note) == ("empty", STRUCK_THROUGH)
+    assert (sheet.verdicts["red-3"].state,
+            sheet.verdicts["red-3"].note) == ("empty", STRUCK_THROUGH)
     assert sheet.uncertain == []
     assert sheet.status == expected["status"]
     assert {b for b, v in sheet.verdicts.items() if v.state == "crossed"} == set(expected["marked"])
