@@ -278,9 +278,10 @@ LIT_FROM_AROUND = ("read crossed once the light inside it was taken as that of t
 #: crossed (DARKER_CROSSED) where every such look reads it crossed
 #: (CROSSED_P), on a sheet with fewer than MANY_DOUBTFUL doubtful boxes.
 #: Over the 39 independent sets at hand and photogen's 300 (5,995 sheets)
-#: that took 30 pencil crosses of the 111 boxes so doubted on pencil
-#: sheets (66 crosses), and no empty box, dot or skip line; taken on pen
-#: sheets as well, it would have taken 4 crosses and 1 empty box of 136.
+#: that took 31 doubtful boxes as crossed, every one a cross (15 sheets
+#: more read exactly), and on two sets made after choosing (independent
+#: seed 109, hard seed 110) 5 more, all crosses. Of the boxes doubted for
+#: their mark on pen sheets it would have taken 4 crosses and 1 dot of 136.
 #: A box read crossed only narrowly and doubted mirrored (NARROW_MIRRORED)
 #: is not looked at so: one such, a faint, grainy pencil line through a
 #: skipped blue 6 (independent hard table 67), reads crossed darkened too.
