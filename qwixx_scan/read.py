@@ -525,6 +525,17 @@ OWN_HATCHING_REASON = ("like this player's crosses: as much ink, in their pen's 
 #: of those sets went down to 0.07, and a thumb over the last one to 0),
 #: overlapping what glare leaves of them (0.11 and 0.22 on that set).
 WASHED_OUT = 0.45
+#: A player who writes without a pen (pencil) loses a cross in a reflection
+#: sooner: the stroke is lighter than the print, so it fades while the
+#: print still shows. On such sheets a box read empty is doubtful below
+#: PENCIL_WASHED_OUT. Independent seed 109 photo 30 under the glare spoil: a
+#: pencil X over green 9, at 0.47 of the print contrast of the sheet's
+#: empty boxes, read empty at 0.0003 on a sheet ``ok``. Over 853 pencil
+#: sheets without glare (23 single-sheet independent sets and photogen's
+#: 300) no box is under 0.5; on 128 pencil sheets of the glare spoils of
+#: seeds 70, 103 and 109 it doubts that cross and 31 empty boxes (24
+#: sheets), which the reflection washed out as far.
+PENCIL_WASHED_OUT = 0.5
 #: Such a box is looked at once more with its contrast restored (see
 #: restored_contrast: the print then shows as much as elsewhere on the
 #: sheet, and so does a cross over it), where it was found and where its
@@ -673,7 +684,8 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
     pen = _writes_with_a_pen(theirs, ink_mm2[:, 1])
     washed_share = _washed_share(inputs, crossed_p, boxed)
     washed = washed_share < WASHED_OUT  # NaN: False
-    washed_out = washed & boxed  # (a penalty box's outline measures too roughly)
+    # (not a penalty box: its outline measures too roughly)
+    washed_out = (washed_share < (WASHED_OUT if pen else PENCIL_WASHED_OUT)) & boxed
     if pen:
         washed_out &= ~_empty_once_restored(located, crossed_p, washed_out, washed_share,
                                             classifier)
