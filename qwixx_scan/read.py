@@ -948,12 +948,12 @@ def _crossed_once_darkened(verdicts: list[BoxVerdict], inputs: np.ndarray,
                           for d, v in zip(doubtful, verdicts)])
     if not len(ask):
         return verdicts
-    photo = np.maximum(inputs[ask, :3], np.float32(1e-3))
+    asked = inputs[ask]  # (a copy: indexed by an array)
+    photo = np.maximum(asked[:, :3], np.float32(1e-3))
     looks = []
     for power in DARKER_LOOKS:
-        darker = inputs[ask].copy()
-        darker[:, :3] = np.minimum(np.power(photo, np.float32(power)), np.float32(PHOTO_CAP))
-        looks.append(classifier.crossed_probability(darker))
+        asked[:, :3] = np.minimum(np.power(photo, np.float32(power)), np.float32(PHOTO_CAP))
+        looks.append(classifier.crossed_probability(asked))
     least = np.min(looks, axis=0)
     out = list(verdicts)
     for i, p in zip(ask, least):
