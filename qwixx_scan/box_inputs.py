@@ -31,7 +31,7 @@ import numpy as np
 from qwixx_print.layout import Box, Sheet
 
 from .blank import BlankReference, load_reference
-from .box_model import INPUT_CHANNELS, INPUT_PX
+from .box_model import CLOSE_PX, INPUT_CHANNELS, INPUT_PX
 from .locate import (ASTRAY_SHEET_MATCH, MAX_ASTRAY, REACH_MM, SEARCH_MM, box_distances,
                      even_field, field_basis, global_correction, locate_boxes,
                      neighbour_offsets, regularise_offsets, resample_along_field)
@@ -236,17 +236,21 @@ class LocatedInputs:
     second_inputs: np.ndarray
     match: np.ndarray
     lit_from_around: Callable[[np.ndarray], np.ndarray]
+    close_look: Callable[[np.ndarray], np.ndarray]
     where_neighbours_put: Callable[[np.ndarray], np.ndarray]
     astray: np.ndarray
     unseen: np.ndarray
     evened_out: bool
 
 
-def box_inputs(rectified: np.ndarray, sheet: Sheet,
-               ref: BlankReference | ReaderReference) -> tuple[np.ndarray, np.ndarray]:
+def box_inputs(rectified: np.ndarray, sheet: Sheet, ref: BlankReference | ReaderReference,
+               *, close: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """The network input of every box and the ink each box holds (see
-    :func:`located_box_inputs`, which also says where each box was found)."""
+    :func:`located_box_inputs`, which also says where each box was found);
+    ``close``: every box's close look instead (CLOSE_PX a side)."""
     located = located_box_inputs(rectified, sheet, ref)
+    if close:
+        return located.close_look(np.arange(len(sheet.boxes))), located.ink_mm2
     return located.inputs, located.ink_mm2
 
 
@@ -268,6 +272,8 @@ def located_box_inputs(rectified: np.ndarray, sheet: Sheet,
     correlation, see :func:`locate_boxes`); ``lit_from_around(indices)``:
     those boxes' input once more with the paper level taken just around
     each box and not evened out inside it (see read.LIT_FROM_AROUND);
+    ``close_look(indices)``: those boxes' input at CLOSE_PX a side (the
+    same window and paper level, about twice the resolution);
     ``where_neighbours_put(indices)``: those boxes' input taken where their
     neighbours' shifts put them (as ``second_inputs``); ``astray``:
     the boxes whose print was not found near their place (see MAX_ASTRAY);
@@ -351,9 +357,17 @@ def located_box_inputs(rectified: np.ndarray, sheet: Sheet,
             out[j], _ = _box_input(plans[k], photos[k], level, cells[k], True, p)
         return out
 
+    def close_look(indices: np.ndarray) -> np.ndarray:
+        out = np.empty((len(indices), INPUT_CHANNELS, CLOSE_PX, CLOSE_PX), np.float32)
+        blanks = _blanks_close(sheet, p, indices, plans)
+        for j, k in enumerate(indices):
+            out[j], _ = _box_input(plans[k], photos[k], levels[k], cells[k], covered[k], p,
+                                   blank_close=blanks[j])
+        return out
+
     return LocatedInputs(inputs, ink_mm2, centres_px, second_place,
                          where_neighbours_put(second_place), scores, lit_from_around,
-                         where_neighbours_put, astray, unseen, bent_far)
+                         close_look, where_neighbours_put, astray, unseen, bent_far)
 
 
 def _gray_half(image: np.ndarray, ref: ReaderReference) -> np.ndarray:
@@ -364,10 +378,13 @@ def _gray_half(image: np.ndarray, ref: ReaderReference) -> np.ndarray:
 
 
 def _box_input(plan: _BoxPlan, photo: np.ndarray, level: np.ndarray, cells: np.ndarray,
-               covered: bool, p: float) -> tuple[np.ndarray, np.ndarray]:
+               covered: bool, p: float,
+               blank_close: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """One box's network input from its raw window (see :func:`_raw_windows`),
     and its ink and deep ink (mm^2). ``covered``: the box is covered with
-    ink (see :func:`_covered_boxes`), its light cells measured on ink."""
+    ink (see :func:`_covered_boxes`), its light cells measured on ink;
+    ``blank_close``: the box's blank for the close look (see
+    :func:`_blanks_close`): the input is then CLOSE_PX a side."""
     if covered:
         cells = np.ones_like(cells)  # measured on ink, not on paper
     photo = _normalise(photo, level, cells)
@@ -381,11 +398,39 @@ def _box_input(plan: _BoxPlan, photo: np.ndarray, level: np.ndarray, cells: np.n
     # capped by a threshold: the same as np.minimum, five times as fast
     # (1.5 ms of a sheet's reading)
     capped = cv2.threshold(photo, PHOTO_CAP, PHOTO_CAP, cv2.THRESH_TRUNC)[1]
-    small = cv2.resize(capped, (INPUT_PX, INPUT_PX), interpolation=cv2.INTER_AREA)
-    out = np.empty((INPUT_CHANNELS, INPUT_PX, INPUT_PX), np.float32)
+    side = INPUT_PX if blank_close is None else CLOSE_PX
+    small = cv2.resize(capped, (side, side), interpolation=cv2.INTER_AREA)
+    out = np.empty((INPUT_CHANNELS, side, side), np.float32)
     out[:3] = small.transpose(2, 0, 1)
-    out[3:] = plan.blank_input
+    out[3:] = plan.blank_input if blank_close is None else blank_close * np.float32(1 / 255)
     return out, np.float32(ink)
+
+
+_close_blanks: dict[tuple[str, str, str | None, float, int], np.ndarray] = {}
+
+
+def _blanks_close(sheet: Sheet, px_per_mm: float, indices: np.ndarray,
+                  plans: list[_BoxPlan]) -> list[np.ndarray]:
+    """The blank's channels of these boxes' close look (each 3 x CLOSE_PX x
+    CLOSE_PX, uint8), made from the blank sheet once per process and box.
+    Only the few boxes the close look is asked about need them, so they are
+    not in the box plans (that would make each sheet's plans a quarter
+    larger)."""
+    keys = [(sheet.fingerprint, sheet.layout, sheet.letter, float(px_per_mm), int(k))
+            for k in indices]
+    with _readers_lock:
+        missing = [j for j, key in enumerate(keys) if key not in _close_blanks]
+    if missing:
+        image = load_reference(sheet, px_per_mm).image
+        made = {}
+        for j in missing:
+            x0, y0, x1, y1 = plans[indices[j]].window
+            made[keys[j]] = cv2.resize(image[y0:y1, x0:x1], (CLOSE_PX, CLOSE_PX),
+                                       interpolation=cv2.INTER_AREA).transpose(2, 0, 1).copy()
+        with _readers_lock:
+            _close_blanks.update(made)
+    with _readers_lock:
+        return [_close_blanks[key] for key in keys]
 
 
 def _rect_px(box: Box, p: float, grow_mm: float) -> tuple[int, int, int, int]:

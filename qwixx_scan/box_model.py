@@ -39,6 +39,9 @@ import onnxruntime
 
 INPUT_PX = 48
 INPUT_CHANNELS = 6
+#: The close look's side (px) over the same window: about 7 px/mm, near the
+#: rectified sheet's own 8 (see CloseLook).
+CLOSE_PX = 96
 #: Two networks this sure of opposite verdicts make a box a toss-up. (On
 #: the benchmarks, averaging ``a`` in as well sent 2-10 % more sheets to
 #: review; this check costs none and still catches what ``a`` knows.)
@@ -352,7 +355,46 @@ class _Networks:
         return 1.0 / (1.0 + np.exp(-logits.T.astype(np.float64)))
 
 
+class CloseLook:
+    """The close-look network (``models/box_classifier_close.onnx``): ``d``
+    made to see each box at CLOSE_PX a side, about twice the resolution of
+    the others' INPUT_PX (training/train_box_classifier.py ``tune-close``).
+    At the others' 3.5 px/mm a light pencil stroke is a pixel of mid grey;
+    at 7 it keeps its shape. Asked only about a few doubtful boxes of a
+    pencil player's sheet (see read.CLOSE_LOOK), so it is loaded then."""
+
+    def __init__(self, path: Path = MODELS / "box_classifier_close.onnx"):
+        if not path.exists():
+            raise FileNotFoundError(f"{path} is missing: reinstall qwixx, or rebuild it "
+                                    "with python training/train_box_classifier.py tune-close")
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = 1
+        options.inter_op_num_threads = 1
+        options.enable_cpu_mem_arena = False
+        options.enable_mem_pattern = False
+        self._network = _Networks(onnxruntime.InferenceSession(
+            str(path), options, providers=["CPUExecutionProvider"]))
+
+    def crossed_views(self, inputs: np.ndarray) -> np.ndarray:
+        """P(crossed) of each box (``inputs``: n x INPUT_CHANNELS x CLOSE_PX x
+        CLOSE_PX) as it is and mirrored (views x boxes, MIRRORED_VIEWS order)."""
+        if len(inputs) == 0:
+            return np.zeros((len(MIRRORED_VIEWS), 0))
+        views = np.ascontiguousarray(np.concatenate(
+            [inputs[:, :, ::rows, ::cols] for rows, cols in MIRRORED_VIEWS]), np.float32)
+        return self._network.probabilities(views)[0].reshape(len(MIRRORED_VIEWS), -1)
+
+
 _classifier: BoxClassifier | None = None
+_close_look: CloseLook | None = None
+
+
+def close_look() -> CloseLook:
+    """The shared close-look network, loaded on first use."""
+    global _close_look
+    if _close_look is None:
+        _close_look = CloseLook()
+    return _close_look
 
 
 def box_classifier() -> BoxClassifier:

@@ -46,7 +46,7 @@ from qwixx_print.layout import Sheet
 
 from .box_inputs import (PHOTO_CAP, LocatedInputs, ReaderReference, located_box_inputs,
                          reader_reference)
-from .box_model import MEMBERS, MIRRORED_VIEWS, SURE, box_classifier
+from .box_model import MEMBERS, MIRRORED_VIEWS, SURE, box_classifier, close_look
 from .locate import ASTRAY_SHEET_MATCH, MAX_ASTRAY
 from .own_marks import INNER, INNER_PX, MIN_CROSSES
 from .own_marks import LEAN as OWN_LEAN
@@ -442,6 +442,17 @@ NO_DEEP_INK = ("read crossed only narrowly, with almost none of the dark ink of 
 #: (0.015 and 0.036 in some view); the next lowest right one gave 0.28.
 NARROW_VIEW_DOUBT = 0.25
 NARROW_MIRRORED = ("read crossed only narrowly, and read empty when looked at mirrored")
+#: A box of a player whose crosses leave no pen's deep ink, still doubtful
+#: after the darker look (DARKER_LOOKS) for one of these notes, is shown to
+#: the close-look network (box_model.CloseLook: about 7 px/mm where the
+#: others see 3.5) as it is and mirrored, and taken as crossed
+#: (CLOSE_CROSSED) where every view reads it CLOSE_CROSSED_P or more, on a
+#: sheet with fewer than MANY_DOUBTFUL doubtful boxes. (TODO figures)
+CLOSE_LOOK = (DOUBTFUL_MARK, HARDLY_ANY_INK, LIGHT_CROSS)
+CLOSE_CROSSED_P = 0.93
+CLOSE_CROSSED = "read crossed when looked at closer (light pencil)"
+CLOSE_EMPTY_DOUBT = 0.5
+CLOSE_DOUBTED = "read empty, but looked at closer it may be crossed"
 #: A box read crossed only once lit from around it is doubtful where the
 #: networks, shown it as it is, lean empty (their median below LIT_VOTE)
 #: and its paper is darkened (own_marks.darkened_pixels) over more than
@@ -731,6 +742,7 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
                                     np.count_nonzero(paper, axis=(1, 2)), classifier)
     if not pen:
         verdicts = _crossed_once_darkened(verdicts, inputs, classifier)
+        verdicts = _crossed_seen_close(verdicts, located)
     return {v.box_id: v for v in _doubt_empties_of_a_doubtful_sheet(verdicts)}
 
 
@@ -960,6 +972,38 @@ def _crossed_once_darkened(verdicts: list[BoxVerdict], inputs: np.ndarray,
         if p >= CROSSED_P:
             out[i] = replace(verdicts[i], state="crossed", confidence=round(float(p), 3),
                              note=DARKER_CROSSED, lean="")
+    return out
+
+
+def _crossed_seen_close(verdicts: list[BoxVerdict],
+                        located: LocatedInputs) -> list[BoxVerdict]:
+    """The verdicts of a player who writes without a pen, with every box
+    doubted for one of CLOSE_LOOK's notes taken as crossed where the close
+    look reads it crossed in every mirrored view (CLOSE_CROSSED_P); none on
+    a sheet with MANY_DOUBTFUL doubtful boxes or more. Where it takes one,
+    every box read empty is looked at closer as well, and doubted
+    (CLOSE_DOUBTED) where some view leans to a cross (CLOSE_EMPTY_DOUBT)."""
+    doubtful = [v.state == "uncertain" for v in verdicts]
+    if sum(doubtful) >= MANY_DOUBTFUL:
+        return verdicts
+    ask = np.flatnonzero([d and v.note in CLOSE_LOOK for d, v in zip(doubtful, verdicts)])
+    if not len(ask):
+        return verdicts
+    network = close_look()
+    least = network.crossed_views(located.close_look(ask)).min(axis=0)
+    taken = ask[least >= CLOSE_CROSSED_P]
+    if not len(taken):
+        return verdicts
+    out = list(verdicts)
+    for i, p in zip(ask, least):
+        if p >= CLOSE_CROSSED_P:
+            out[i] = replace(verdicts[i], state="crossed", confidence=round(float(p), 3),
+                             note=CLOSE_CROSSED, lean="")
+    empty = np.flatnonzero([v.state == "empty" and v.note != STRUCK_THROUGH for v in verdicts])
+    most = network.crossed_views(located.close_look(empty)).max(axis=0)
+    for i in empty[most >= CLOSE_EMPTY_DOUBT]:
+        out[i] = replace(verdicts[i], state="uncertain", confidence=0.3, note=CLOSE_DOUBTED,
+                         lean="empty")
     return out
 
 

@@ -721,7 +721,8 @@ def _placed(n: int, *, match: float, astray: int = 0, evened_out: bool = False,
                          np.zeros((n, 2), np.float32), np.zeros(0, int),
                          np.zeros((0, 6, 48, 48), np.float32),
                          np.where(lost, 0.05, match), lambda indices: None,
-                         lambda indices: None, lost, np.zeros(n, bool), evened_out)
+                         lambda indices: None, lambda indices: None, lost, np.zeros(n, bool),
+                         evened_out)
 
 
 def _untrusted(located, crossed_p, second_p, all_markers):
@@ -891,3 +892,37 @@ def test_crosses_read_empty_in_a_dark_noisy_photo_are_not_given_as_empty(tmp_pat
     assert {b for b, v in sheet.verdicts.items() if v.state == "crossed"} <= set(expected["marked"])
     assert not set(expected["marked"]) & {b for b, v in sheet.verdicts.items()
                                           if v.state == "empty"}
+
+
+def test_the_close_look_sees_the_usual_input_at_twice_the_resolution(classic):
+    # The close-look network starts out as ``d`` on the close look averaged
+    # 2 x 2 (training's close_net): that must be the usual input, print and
+    # marks alike, so that it learned only what the finer pixels add.
+    from qwixx_scan.blank import blank_reference
+    from qwixx_scan.box_inputs import box_inputs
+    from qwixx_scan.box_model import CLOSE_PX, INPUT_PX
+
+    image, _ = draw(classic, MARKED, kind="x", pen="pencil", seed=5)
+    photo, ref = as_photo(image), blank_reference(classic, PX)
+    usual, _ = box_inputs(photo, classic, ref)
+    close, _ = box_inputs(photo, classic, ref, close=True)
+    assert close.shape == (len(classic.boxes), 6, CLOSE_PX, CLOSE_PX)
+    halved = close.reshape(len(close), 6, INPUT_PX, 2, INPUT_PX, 2).mean(axis=(3, 5))
+    assert np.abs(halved - usual).mean() < 0.01
+    assert np.abs(halved - usual).max() < 0.2
+
+
+def test_the_close_look_reads_clear_pencil_crosses_crossed_and_empty_boxes_empty(classic):
+    # What read.CLOSE_LOOK relies on: a cross reads crossed in every view,
+    # an empty box reads empty in some view (it is taken as crossed only
+    # where every view reads it crossed).
+    from qwixx_scan.blank import blank_reference
+    from qwixx_scan.box_inputs import box_inputs
+    from qwixx_scan.box_model import close_look
+
+    image, _ = draw(classic, MARKED, kind="x", pen="pencil", seed=5)
+    close, _ = box_inputs(as_photo(image), classic, blank_reference(classic, PX), close=True)
+    views = close_look().crossed_views(close)
+    want = np.array([b.id in MARKED for b in classic.boxes])
+    least = views.min(axis=0)
+    assert (least[want] > 0.9).all() and (least[~want] < 0.1).all()

@@ -1,11 +1,12 @@
 """Light pencil crosses the networks cannot decide, read once darkened
-(read.DARKER_LOOKS), and only a player's who writes without a pen."""
+(read.DARKER_LOOKS) or looked at closer (read.CLOSE_LOOK), and only a
+player's who writes without a pen."""
 
 from __future__ import annotations
 
 from scan_support import independent_photo, independent_photo_sheet
 
-from qwixx_scan.read import DARKER_CROSSED
+from qwixx_scan.read import CLOSE_CROSSED, DARKER_CROSSED
 
 
 def _read_exactly(sheet, expected) -> None:
@@ -48,3 +49,34 @@ def test_a_pen_players_doubtful_box_is_not_looked_at_darkened(tmp_path):
     assert want["style"]["ink"] == "blue" and "blue-10" in want["dots_in_boxes"]
     assert "blue-10" not in want["marked"]
     assert sheet.verdicts["blue-10"].state == "uncertain"
+
+
+def test_a_light_pencil_fill_is_read_crossed_when_looked_at_closer(tmp_path):
+    # Independent seed 98, photo 91: a player filling boxes in light pencil;
+    # the networks could not decide the green 6, darkened either, and the
+    # sheet went to review for it. Seen at twice the resolution it is a fill.
+    sheet, expected = independent_photo_sheet(tmp_path, 98, 91)
+    assert expected["style"]["ink"] == "pencil" and "green-6" in expected["marked"]
+    assert (sheet.verdicts["green-6"].state, sheet.verdicts["green-6"].note) == ("crossed",
+                                                                                  CLOSE_CROSSED)
+    _read_exactly(sheet, expected)
+
+
+def test_a_light_pencil_slash_is_read_crossed_when_looked_at_closer(tmp_path):
+    # Independent seed 100, photo 14: a thin pencil slash through yellow 5.
+    sheet, expected = independent_photo_sheet(tmp_path, 100, 14)
+    assert expected["style"]["ink"] == "pencil" and "yellow-5" in expected["marked"]
+    assert (sheet.verdicts["yellow-5"].state, sheet.verdicts["yellow-5"].note) == ("crossed",
+                                                                                    CLOSE_CROSSED)
+    _read_exactly(sheet, expected)
+
+
+def test_a_pencil_line_through_a_skipped_number_stays_doubtful_seen_closer(tmp_path):
+    # Independent seed 100, photo 149: the pencil player lined the skipped
+    # yellow 7, a line the networks could not tell from a cross; seen closer
+    # it is no cross either (0.5 in some view): it stays doubtful.
+    sheet, expected = independent_photo_sheet(tmp_path, 100, 149)
+    assert expected["style"]["ink"] == "pencil"
+    assert "yellow-7" in expected["skip_lined"] and "yellow-7" not in expected["marked"]
+    assert sheet.verdicts["yellow-7"].state == "uncertain"
+    assert sheet.status == "review"

@@ -4,6 +4,7 @@
         [--pen PEN]... [--mark KIND]... [--odd-inks]
     python training/train_box_classifier.py train --data DIR [--epochs 8] [--member b]
     python training/train_box_classifier.py tune --member M --new RUN.npz --replay RUN.npz...
+    python training/train_box_classifier.py tune-close --run RUN.npz... [--base d]
     python training/train_box_classifier.py calibrate [--photos 150]
 
 Why a learned decision: hand-set ink and shape thresholds kept failing on
@@ -142,6 +143,19 @@ more of 678 doubt-prone independent sheets exactly, but took the chain
 circles printed round a Kettingen chain's ends (independent hard seed 43,
 photo 87) for two crosses on a sheet read ``ok``: not adopted.
 
+The close-look network (``box_classifier_close.onnx``, see
+box_model.CloseLook and read.CLOSE_LOOK) sees a box at CLOSE_PX (96) a
+side instead of 48: made from ``d`` by :func:`close_net` (a first layer that
+starts out as ``d`` on the box seen as usual, beside ten channels of its
+own that see every pixel), then taught on two runs of flat sheets seen
+close, mostly in pencil, one of them in dim, grainy light: ``generate
+--flat 1200 --photos 0 --start 50000 --close --pen pencil --pen pencil
+--pen pencil --pen blue-ballpoint --pen black-ballpoint --mark x --mark
+check --mark slash --mark circle --mark x --mark scribble --mark
+dense-shade`` and the same with ``--flat 800 --start 52000 --grainy``
+(102,000 boxes, 5.7 GB), then ``tune-close --run DIR/boxes-50000.npz --run
+DIR/boxes-52000.npz --epochs 4`` (about 15 minutes on 2 cores). CLOSE_FIGURES
+
 Check a new network with benchmarks/unseen_marks_benchmark.py as well as
 scan_benchmark.py before adopting it. ``c`` alone read fresh photos better
 than ``b`` alone (seed 5: 96.0 % of sheets exact against 94.5 %) but
@@ -276,6 +290,7 @@ class FlatOptions:
     skip_tilt: float = 0.0
     wild: bool = False
     grainy: bool = False
+    close: bool = False
 
 
 def flat_sheet(seed: int, options: FlatOptions = FlatOptions()) -> tuple[np.ndarray, np.ndarray]:
@@ -341,7 +356,8 @@ def flat_sheet(seed: int, options: FlatOptions = FlatOptions()) -> tuple[np.ndar
         keep = boxes_beside(sheet, lay_objects_by_boxes(flat, sheet, 16.0, rng, o.objects),
                             WINDOW_MM)
     rectified = degrade(flat, 16.0, d, rng)
-    inputs, _ = box_inputs(rectified, sheet, blank_reference(sheet, READ_PX_PER_MM))
+    inputs, _ = box_inputs(rectified, sheet, blank_reference(sheet, READ_PX_PER_MM),
+                           close=o.close)
     labels = np.array([b.id in set(truth.marked) for b in sheet.boxes], np.uint8)
     return _quantise(inputs[keep]), labels[keep]
 
@@ -599,6 +615,94 @@ def tune(member: str, new: Path, replay: list[Path], epochs: int, threads: int,
     _export(student, out or path)
 
 
+#: Channels the close network's first layer adds beside the six it passes on.
+CLOSE_EXTRA = 10
+
+
+def close_net(base):
+    """A network for the close look (CLOSE_PX a side) made from ``base``, a
+    network for INPUT_PX: a first layer halves the resolution and passes the
+    six channels on, averaged 2 x 2 (so it starts out as ``base`` on the
+    box seen as usual), beside CLOSE_EXTRA channels of its own that see
+    every pixel and that ``base``'s first convolution takes as extra inputs,
+    at zero weight to begin with. Tuning then teaches those what the usual
+    look cannot see (a light pencil stroke a pixel wide at 3.5 px/mm)."""
+    import torch
+    import torch.nn as nn
+
+    down = nn.Conv2d(6, 6 + CLOSE_EXTRA, 4, stride=2, padding=1)
+    first = base[0]
+    wide = nn.Conv2d(6 + CLOSE_EXTRA, first.out_channels, 3, padding=1)
+    with torch.no_grad():
+        down.weight[:6].zero_()
+        down.bias[:6].zero_()
+        for c in range(6):
+            down.weight[c, c, 1:3, 1:3] = 0.25
+        down.weight[6:] *= 0.5
+        wide.weight.zero_()
+        wide.weight[:, :6] = first.weight
+        wide.bias.copy_(first.bias)
+    return nn.Sequential(down, nn.ReLU(), wide, *list(base)[1:])
+
+
+def tune_close(base_member: str, runs: list[Path], epochs: int, threads: int, lr: float,
+               out: Path, seed: int = 0) -> None:
+    """Make the close-look network (see :func:`close_net`) from the shipped
+    ``base_member`` and teach it on ``runs`` (``generate --close``), every
+    box learning from its label; the base's own layers at a tenth of the
+    rate. Prints, per epoch, how held-out boxes (seed % 10 == 0) read."""
+    import torch
+
+    torch.manual_seed(seed)
+    torch.set_num_threads(threads)
+    rng = np.random.default_rng(seed)
+    base = make_net()
+    _load_shipped(base, MODELS / f"box_classifier_{base_member}.onnx")
+    net = close_net(base)
+    parts = [np.load(run) for run in runs]
+    x = np.concatenate([p["x"] for p in parts])
+    y = np.concatenate([p["y"] for p in parts]).astype(np.float32)
+    held = np.concatenate([p["seed"] for p in parts]) % 10 == 0
+    train_idx = np.flatnonzero(~held)
+    print(f"close look from {base_member}: {len(train_idx)} boxes "
+          f"({y[train_idx].mean():.1%} crossed), held out {held.sum()}", file=sys.stderr)
+    new = [*net[0].parameters(), net[2].weight]
+    fresh_ids = {id(p) for p in new}
+    rest = [p for p in net.parameters() if id(p) not in fresh_ids]
+    opt = torch.optim.AdamW([{"params": new, "lr": lr}, {"params": rest, "lr": lr / 10}],
+                            weight_decay=0.0)
+    steps = epochs * (len(train_idx) // 256 + 1)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=[lr, lr / 10], total_steps=steps,
+                                                pct_start=0.1)
+    bce = torch.nn.BCEWithLogitsLoss()
+    _report_close(net, x[held], y[held], "before")
+    for epoch in range(epochs):
+        net.train()
+        for layer in net:  # the base's batch norms are folded into its convolutions
+            if isinstance(layer, torch.nn.BatchNorm2d):
+                layer.eval()
+        t0, total = time.time(), 0.0
+        for idx, xb in _batches(x[train_idx], rng):
+            loss = bce(net(xb).squeeze(1), torch.from_numpy(y[train_idx][idx]))
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += loss.item() * len(idx)
+        print(f"epoch {epoch + 1}: loss {total / len(train_idx):.4f} ({time.time() - t0:.0f} s)",
+              file=sys.stderr)
+        _report_close(net, x[held], y[held], f"epoch {epoch + 1}")
+    _export(net, out, side=x.shape[-1])
+
+
+def _report_close(net, x: np.ndarray, y: np.ndarray, when: str) -> None:
+    p = _probabilities(net, x)
+    crossed = y == 1
+    print(f"  {when}: held-out crosses read 0.9+ {np.mean(p[crossed] >= 0.9):.1%}, "
+          f"empty boxes 0.1- {np.mean(p[~crossed] <= 0.1):.1%}; wrong at 0.5: "
+          f"{np.count_nonzero((p >= 0.5) != crossed)} of {len(y)}", file=sys.stderr)
+
+
 def _load_shipped(net, path: Path) -> None:
     """Put the weights of an exported network (``path``, ONNX) into ``net``.
     The export folded each batch norm into the convolution before it, so
@@ -635,7 +739,7 @@ def _probabilities(net, stored: np.ndarray) -> np.ndarray:
     return 1 / (1 + np.exp(-logits))
 
 
-def _export(net, out: Path) -> None:
+def _export(net, out: Path, side: int = 48) -> None:
     """Write ``net`` as ONNX to ``out``, whole or not at all (the scanner's
     own network files are written here: a half-written one would break it)."""
     import torch
@@ -644,7 +748,7 @@ def _export(net, out: Path) -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     partial = out.with_name(f".{out.name}.partial")
     try:
-        torch.onnx.export(net, torch.zeros(1, 6, 48, 48), str(partial), input_names=["boxes"],
+        torch.onnx.export(net, torch.zeros(1, 6, side, side), str(partial), input_names=["boxes"],
                           output_names=["logit"],
                           dynamic_axes={"boxes": {0: "n"}, "logit": {0: "n"}},
                           opset_version=13, dynamo=False)
@@ -652,7 +756,7 @@ def _export(net, out: Path) -> None:
     finally:
         partial.unlink(missing_ok=True)
     print(f"wrote {out} ({out.stat().st_size / 1024:.0f} KB)", file=sys.stderr)
-    if out.parent.resolve() == MODELS.resolve():
+    if out.parent.resolve() == MODELS.resolve() and side == 48:
         # The scanner runs the networks joined (training/merge_networks.py).
         from merge_networks import merge_all
         merge_all()
@@ -761,6 +865,8 @@ def main() -> None:
                    help="flat sheets' marks larger, further off centre, in broader pens")
     g.add_argument("--grainy", action="store_true",
                    help="flat sheets photographed in dim light: strong noise and grain")
+    g.add_argument("--close", action="store_true",
+                   help="flat sheets' boxes as the close look sees them (CLOSE_PX a side)")
     t = sub.add_parser("train")
     t.add_argument("--data", type=Path, required=True)
     t.add_argument("--epochs", type=int, default=8)
@@ -783,6 +889,14 @@ def main() -> None:
                    help="write the network here (default: the scanner's file for the member)")
     u.add_argument("--learn-all", action="store_true",
                    help="every box of --new learns from its label, not only its crosses")
+    k = sub.add_parser("tune-close", help="make the close-look network from a shipped one")
+    k.add_argument("--base", choices=["a", "b", "c", "d", "e"], default="d")
+    k.add_argument("--run", type=Path, action="append", required=True,
+                   help="a generate --close run (boxes-N.npz; repeat for several)")
+    k.add_argument("--epochs", type=int, default=3)
+    k.add_argument("--threads", type=int, default=2)
+    k.add_argument("--lr", type=float, default=1e-3)
+    k.add_argument("--out", type=Path, default=MODELS / "box_classifier_close.onnx")
     c = sub.add_parser("calibrate")
     c.add_argument("--photos", type=int, default=150)
     c.add_argument("--jobs", type=int, default=2)
@@ -794,7 +908,8 @@ def main() -> None:
     if args.command == "generate":
         generate(args.out, args.flat, args.photos, args.jobs, args.start, args.pen, args.mark,
                  FlatOptions(odd_ink=args.odd_inks, turned=args.turned, objects=args.objects,
-                             skip_tilt=args.skip_tilt, wild=args.wild, grainy=args.grainy),
+                             skip_tilt=args.skip_tilt, wild=args.wild, grainy=args.grainy,
+                             close=args.close),
                  args.foreign)
     elif args.command == "train":
         train(args.data, args.epochs, args.threads, args.member, args.seed)
@@ -804,6 +919,8 @@ def main() -> None:
             parser.error(f"no such run: {', '.join(missing)} (make one with generate)")
         tune(args.member, args.new, args.replay, args.epochs, args.threads, args.per_run,
              args.lr, args.out, learn_all=args.learn_all)
+    elif args.command == "tune-close":
+        tune_close(args.base, args.run, args.epochs, args.threads, args.lr, args.out)
     else:
         calibrate(args.photos, args.jobs)
 
