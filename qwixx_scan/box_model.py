@@ -26,7 +26,8 @@ MIRRORED_VIEWS). Their input per box is built by
 :func:`qwixx_scan.box_inputs.box_inputs`: 6 channels of INPUT_PX x INPUT_PX
 pixels covering the box and 1.8 mm around it (about 4 px/mm): the photo with
 paper = 1 (BGR) and the blank sheet (BGR, 0..1), so that the network knows
-what is print.
+what is print. A sixth network sees a box closer, at CLOSE_PX a side
+(:class:`CloseLook`), for a pencil player's doubtful boxes only.
 """
 
 from __future__ import annotations
