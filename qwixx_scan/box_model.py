@@ -159,29 +159,8 @@ class BoxClassifier:
 
     def __init__(self, paths: tuple[Path, ...] = tuple(network_path(g) for g in GROUPS)):
         """``paths``: the joined graphs of GROUPS, in that order."""
-        for path in paths:
-            if not path.exists():
-                raise FileNotFoundError(f"{path} is missing: reinstall qwixx, or rebuild it "
-                                        "with python training/merge_networks.py")
-        # One thread: a sheet's boxes are too small a batch to share out. With
-        # two (as many as OpenCV used on 2 cores) a photo took 0.108-0.111 s
-        # instead of 0.068-0.077 (60 independent photos, median), the threads
-        # waiting on each other; OpenCV's own threads still help (0.068 with
-        # two, 0.077 with one).
-        options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = 1
-        options.inter_op_num_threads = 1
-        # No memory arena: it keeps the buffers of the largest batch for
-        # good; without it the scan's peak memory fell from 370 to 344 MB
-        # (benchmark, seed 9) at the same speed (15 ms a sheet either way).
-        options.enable_cpu_mem_arena = False
-        # Nor memory patterns: one is kept per batch shape, and the batches'
-        # sizes vary (a sheet's boxes, those asked again, their mirrored
-        # views): with them the peak grew 332 -> 369 MB (300 photogen photos,
-        # seed 4), without them 334, at the same speed.
-        options.enable_mem_pattern = False
-        self._first, self._late = (_Networks(onnxruntime.InferenceSession(
-            str(path), options, providers=["CPUExecutionProvider"])) for path in paths)
+        self._first, self._late = (_session(path, "python training/merge_networks.py")
+                                   for path in paths)
         # where the first networks and the others go in MEMBERS order
         self._to_members = np.array([(FIRST + GROUPS[1]).index(m) for m in MEMBERS])
         self._first_deciders = np.array([FIRST.index(m) for m in DECIDERS if m in FIRST])
@@ -365,16 +344,7 @@ class CloseLook:
     pencil player's sheet (see read.CLOSE_LOOK), so it is loaded then."""
 
     def __init__(self, path: Path = MODELS / "box_classifier_close.onnx"):
-        if not path.exists():
-            raise FileNotFoundError(f"{path} is missing: reinstall qwixx, or rebuild it "
-                                    "with python training/train_box_classifier.py tune-close")
-        options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = 1
-        options.inter_op_num_threads = 1
-        options.enable_cpu_mem_arena = False
-        options.enable_mem_pattern = False
-        self._network = _Networks(onnxruntime.InferenceSession(
-            str(path), options, providers=["CPUExecutionProvider"]))
+        self._network = _session(path, "python training/train_box_classifier.py tune-close")
 
     def crossed_views(self, inputs: np.ndarray) -> np.ndarray:
         """P(crossed) of each box (``inputs``: n x INPUT_CHANNELS x CLOSE_PX x
@@ -384,6 +354,32 @@ class CloseLook:
         views = np.ascontiguousarray(np.concatenate(
             [inputs[:, :, ::rows, ::cols] for rows, cols in MIRRORED_VIEWS]), np.float32)
         return self._network.probabilities(views)[0].reshape(len(MIRRORED_VIEWS), -1)
+
+
+def _session(path: Path, rebuild: str) -> _Networks:
+    """A network's ONNX Runtime session, as the scanner runs them all;
+    ``rebuild``: the command that makes ``path`` again, for the message."""
+    if not path.exists():
+        raise FileNotFoundError(f"{path} is missing: reinstall qwixx, or rebuild it with {rebuild}")
+    # One thread: a sheet's boxes are too small a batch to share out. With
+    # two (as many as OpenCV used on 2 cores) a photo took 0.108-0.111 s
+    # instead of 0.068-0.077 (60 independent photos, median), the threads
+    # waiting on each other; OpenCV's own threads still help (0.068 with
+    # two, 0.077 with one).
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = 1
+    options.inter_op_num_threads = 1
+    # No memory arena: it keeps the buffers of the largest batch for
+    # good; without it the scan's peak memory fell from 370 to 344 MB
+    # (benchmark, seed 9) at the same speed (15 ms a sheet either way).
+    options.enable_cpu_mem_arena = False
+    # Nor memory patterns: one is kept per batch shape, and the batches'
+    # sizes vary (a sheet's boxes, those asked again, their mirrored
+    # views): with them the peak grew 332 -> 369 MB (300 photogen photos,
+    # seed 4), without them 334, at the same speed.
+    options.enable_mem_pattern = False
+    return _Networks(onnxruntime.InferenceSession(str(path), options,
+                                                  providers=["CPUExecutionProvider"]))
 
 
 _classifier: BoxClassifier | None = None

@@ -4,9 +4,10 @@ player's who writes without a pen."""
 
 from __future__ import annotations
 
+import pytest
 from scan_support import independent_photo, independent_photo_sheet
 
-from qwixx_scan.read import CLOSE_CROSSED, DARKER_CROSSED
+from qwixx_scan.read import CLOSE_CROSSED, CLOSE_DOUBTED, DARKER_CROSSED
 
 
 def _read_exactly(sheet, expected) -> None:
@@ -51,23 +52,18 @@ def test_a_pen_players_doubtful_box_is_not_looked_at_darkened(tmp_path):
     assert sheet.verdicts["blue-10"].state == "uncertain"
 
 
-def test_a_light_pencil_fill_is_read_crossed_when_looked_at_closer(tmp_path):
+@pytest.mark.parametrize("seed, index, box", [
     # Independent seed 98, photo 91: a player filling boxes in light pencil;
     # the networks could not decide the green 6, darkened either, and the
     # sheet went to review for it. Seen at twice the resolution it is a fill.
-    sheet, expected = independent_photo_sheet(tmp_path, 98, 91)
-    assert expected["style"]["ink"] == "pencil" and "green-6" in expected["marked"]
-    assert (sheet.verdicts["green-6"].state, sheet.verdicts["green-6"].note) == ("crossed",
-                                                                                  CLOSE_CROSSED)
-    _read_exactly(sheet, expected)
-
-
-def test_a_light_pencil_slash_is_read_crossed_when_looked_at_closer(tmp_path):
+    (98, 91, "green-6"),
     # Independent seed 100, photo 14: a thin pencil slash through yellow 5.
-    sheet, expected = independent_photo_sheet(tmp_path, 100, 14)
-    assert expected["style"]["ink"] == "pencil" and "yellow-5" in expected["marked"]
-    assert (sheet.verdicts["yellow-5"].state, sheet.verdicts["yellow-5"].note) == ("crossed",
-                                                                                    CLOSE_CROSSED)
+    (100, 14, "yellow-5"),
+])
+def test_a_light_pencil_mark_is_read_crossed_when_looked_at_closer(tmp_path, seed, index, box):
+    sheet, expected = independent_photo_sheet(tmp_path, seed, index)
+    assert expected["style"]["ink"] == "pencil" and box in expected["marked"]
+    assert (sheet.verdicts[box].state, sheet.verdicts[box].note) == ("crossed", CLOSE_CROSSED)
     _read_exactly(sheet, expected)
 
 
@@ -79,4 +75,23 @@ def test_a_pencil_line_through_a_skipped_number_stays_doubtful_seen_closer(tmp_p
     assert expected["style"]["ink"] == "pencil"
     assert "yellow-7" in expected["skip_lined"] and "yellow-7" not in expected["marked"]
     assert sheet.verdicts["yellow-7"].state == "uncertain"
+    assert sheet.status == "review"
+
+
+def test_a_missed_cross_beside_crosses_taken_closer_is_doubted(tmp_path):
+    # Every photo hard, independent table seed 72, photo 17: a player
+    # filling boxes in light pencil; the networks read the red 5 empty with
+    # confidence (a miss) and doubted red 6 and 7, which kept the sheet in
+    # review. Looked at closer, 6 and 7 are crosses; had they been taken
+    # alone, the sheet would have come out ``ok`` with a wrong score. So the
+    # boxes read empty are looked at closer too: the red 5 leans crossed.
+    result, truth = independent_photo(tmp_path, 72, 17, 1.0, table=True)
+    (want,) = [t for t in truth["sheets"] if t["style"]["ink"] == "pencil"]
+    (sheet,) = [s for s in result.sheets
+                if s.sheet.layout == want["layout"] and "red-6" in s.verdicts
+                and s.verdicts["red-6"].note == CLOSE_CROSSED]
+    assert {"red-5", "red-6", "red-7"} <= set(want["marked"])
+    assert sheet.verdicts["red-7"].note == CLOSE_CROSSED
+    assert (sheet.verdicts["red-5"].state, sheet.verdicts["red-5"].note) == ("uncertain",
+                                                                              CLOSE_DOUBTED)
     assert sheet.status == "review"

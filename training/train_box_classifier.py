@@ -516,19 +516,26 @@ def train(folder: Path, epochs: int, threads: int, member: str, seed: int = 0) -
     rng = np.random.default_rng(seed)
     for epoch in range(epochs):
         net.train()
-        t0, total = time.time(), 0.0
-        for idx, xb in _batches(x_train, rng):
-            yb = torch.from_numpy(y_train[idx])
-            loss = loss_fn(net(xb).squeeze(1), yb)
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            total += loss.item() * len(idx)
-        print(f"epoch {epoch + 1}: loss {total / len(y_train):.4f} ({time.time() - t0:.0f} s)",
-              file=sys.stderr)
+        _learn_epoch(net, x_train, y_train, loss_fn, opt, sched, rng, epoch)
         evaluate(net, data, held)
     _export(net, MODELS / f"box_classifier_{member}.onnx")
+
+
+def _learn_epoch(net, x: np.ndarray, y: np.ndarray, loss_fn, opt, sched,
+                 rng: np.random.Generator, epoch: int) -> None:
+    """One epoch of ``net`` learning every box of ``x`` from its label ``y``."""
+    import torch
+
+    t0, total = time.time(), 0.0
+    for idx, xb in _batches(x, rng):
+        loss = loss_fn(net(xb).squeeze(1), torch.from_numpy(y[idx]))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        total += loss.item() * len(idx)
+    print(f"epoch {epoch + 1}: loss {total / len(y):.4f} ({time.time() - t0:.0f} s)",
+          file=sys.stderr)
 
 
 def _batches(stored: np.ndarray, rng: np.random.Generator, size: int = 256):
@@ -688,16 +695,7 @@ def tune_close(base_member: str, runs: list[Path], epochs: int, threads: int, lr
         for layer in net:  # the base's batch norms are folded into its convolutions
             if isinstance(layer, torch.nn.BatchNorm2d):
                 layer.eval()
-        t0, total = time.time(), 0.0
-        for idx, xb in _batches(x[train_idx], rng):
-            loss = bce(net(xb).squeeze(1), torch.from_numpy(y[train_idx][idx]))
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            total += loss.item() * len(idx)
-        print(f"epoch {epoch + 1}: loss {total / len(train_idx):.4f} ({time.time() - t0:.0f} s)",
-              file=sys.stderr)
+        _learn_epoch(net, x[train_idx], y[train_idx], bce, opt, sched, rng, epoch)
         _report_close(net, x[held], y[held], f"epoch {epoch + 1}")
     _export(net, out, side=x.shape[-1])
 
