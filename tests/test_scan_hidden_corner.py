@@ -24,6 +24,7 @@ from qwixx_scan.identify import (
     search_code,
 )
 from qwixx_scan.pipeline import known_layouts, scan_photo
+from qwixx_scan.read import CLOSE_CROSSED
 from qwixx_scan.rectify import SheetFit, fit_sheet
 
 KNOWN = KnownSheets.from_layouts(known_layouts())
@@ -578,12 +579,14 @@ def test_a_pencil_check_over_a_number_the_first_networks_read_empty_is_shown_to_
     # the darkest print nearby) though it darkens the paper beside them; the
     # three networks asked first read it empty (0.001-0.025), ``d`` was not
     # asked, and the sheet came out ok with a wrong score. A box whose paper
-    # is darkened is shown to ``d`` too (0.975): doubtful now.
+    # is darkened is shown to ``d`` too (0.975): doubtful, then looked at
+    # closer (read.CLOSE_LOOK: 0.945 in every view) and taken as crossed.
     result, truth = independent_photo(tmp_path, 48, 30, table=True)
     sheet, want = _lettered_sheet(result, truth, "A")
     assert "yellow-10" in want["marked"]
-    assert sheet.verdicts["yellow-10"].state == "uncertain"
-    assert sheet.status == "review"
+    assert (sheet.verdicts["yellow-10"].state, sheet.verdicts["yellow-10"].note) == (
+        "crossed", CLOSE_CROSSED)
+    assert set(sheet.marked) == set(want["marked"]) and sheet.status == "ok"
     _no_sheet_sure_of_a_wrong_score(result, truth)
 
 
