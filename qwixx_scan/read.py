@@ -453,9 +453,12 @@ NARROW_MIRRORED = ("read crossed only narrowly, and read empty when looked at mi
 #: in dim, grainy photos), 45 crosses read 0.93 or more in every view, no
 #: other box above 0.81 (a pencil line through a skipped green 10, table
 #: 73 photo 24). Not for a box read crossed only narrowly and doubted
-#: mirrored (NARROW_MIRRORED: the skip line of DARKER_LOOKS' note), nor for
-#: the faint-crosses doubts of boxes read empty (one cross among them reads
-#: under 0.1 close). Where it takes a box, the sheet's boxes read empty are
+#: mirrored (NARROW_MIRRORED: the skip line of DARKER_LOOKS' note), nor a
+#: box a mirrored view doubted over one decider's doubt (box_model.SPLIT:
+#: the long stroke of a red check in hard table 14 photo 37, reaching into
+#: the corner of an empty yellow 11, reads 0.945 close; see
+#: BoxEvidence.mirrored_doubt), nor for the faint-crosses doubts of boxes
+#: read empty (one cross among them reads under 0.1 close). Where it takes a box, the sheet's boxes read empty are
 #: looked at closer too, and doubted (CLOSE_DOUBTED) where some view reads
 #: CLOSE_EMPTY_DOUBT or more: its doubts no longer shield a miss. Read
 #: again, the sets above: 32 boxes taken, all crosses (6,619 -> 6,636 sheets
@@ -757,7 +760,7 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
                                     np.count_nonzero(paper, axis=(1, 2)), classifier)
     if not pen:
         verdicts = _crossed_once_darkened(verdicts, inputs, classifier)
-        verdicts = _crossed_seen_close(verdicts, located)
+        verdicts = _crossed_seen_close(verdicts, located, reading.mirrored_doubt)
     return {v.box_id: v for v in _doubt_empties_of_a_doubtful_sheet(verdicts)}
 
 
@@ -990,24 +993,26 @@ def _crossed_once_darkened(verdicts: list[BoxVerdict], inputs: np.ndarray,
     return out
 
 
-def _crossed_seen_close(verdicts: list[BoxVerdict],
-                        located: LocatedInputs) -> list[BoxVerdict]:
+def _crossed_seen_close(verdicts: list[BoxVerdict], located: LocatedInputs,
+                        mirrored_doubt: np.ndarray) -> list[BoxVerdict]:
     """The verdicts of a player who writes without a pen, with every box
     doubted for one of CLOSE_LOOK's notes taken as crossed where the close
     look reads it crossed in every mirrored view (CLOSE_CROSSED_P); none on
-    a sheet with MANY_DOUBTFUL doubtful boxes or more. Where it takes one,
-    every box read empty is looked at closer as well, and doubted
-    (CLOSE_DOUBTED) where some view leans to a cross (CLOSE_EMPTY_DOUBT)."""
+    a sheet with MANY_DOUBTFUL doubtful boxes or more, nor a box a mirrored
+    view doubted over one decider's doubt (``mirrored_doubt``, see
+    box_model.SPLIT). Where it takes one, every box read empty is looked at
+    closer as well, and doubted (CLOSE_DOUBTED) where some view leans to a
+    cross (CLOSE_EMPTY_DOUBT)."""
     doubtful = [v.state == "uncertain" for v in verdicts]
     if sum(doubtful) >= MANY_DOUBTFUL:
         return verdicts
-    ask = np.flatnonzero([d and v.note in CLOSE_LOOK for d, v in zip(doubtful, verdicts)])
+    ask = np.flatnonzero([d and v.note in CLOSE_LOOK and not m
+                          for d, v, m in zip(doubtful, verdicts, mirrored_doubt)])
     if not len(ask):
         return verdicts
     network = close_look()
     least = network.crossed_views(located.close_look(ask)).min(axis=0)
-    taken = ask[least >= CLOSE_CROSSED_P]
-    if not len(taken):
+    if not (least >= CLOSE_CROSSED_P).any():
         return verdicts
     out = list(verdicts)
     for i, p in zip(ask, least):
