@@ -458,9 +458,10 @@ NARROW_MIRRORED = ("read crossed only narrowly, and read empty when looked at mi
 #: the long stroke of a red check in hard table 14 photo 37, reaching into
 #: the corner of an empty yellow 11, reads 0.945 close; see
 #: BoxEvidence.mirrored_doubt), nor for the faint-crosses doubts of boxes
-#: read empty (one cross among them reads under 0.1 close). Where it takes a box, the sheet's boxes read empty are
-#: looked at closer too, and doubted (CLOSE_DOUBTED) where some view reads
-#: CLOSE_EMPTY_DOUBT or more: its doubts no longer shield a miss. Read
+#: read empty (one cross among them reads under 0.1 close). Where it takes
+#: a box, the sheet's boxes read empty are looked at closer too, and
+#: doubted (CLOSE_DOUBTED) where some view reads CLOSE_EMPTY_DOUBT or more:
+#: its doubts no longer shield a miss. Read
 #: again, the sets above: 32 boxes taken, all crosses (6,619 -> 6,636 sheets
 #: exact), and 3 boxes doubted that the networks had read empty, all three
 #: crosses missed (wrong boxes 8 -> 5; hard table 72 photo 17's pencil fill
