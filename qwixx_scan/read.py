@@ -461,12 +461,12 @@ NARROW_MIRRORED = ("read crossed only narrowly, and read empty when looked at mi
 #: read empty (one cross among them reads under 0.1 close). Where it takes
 #: a box, the sheet's boxes read empty are looked at closer too, and
 #: doubted (CLOSE_DOUBTED) where some view reads CLOSE_EMPTY_DOUBT or more:
-#: its doubts no longer shield a miss. Read
-#: again, the sets above: 32 boxes taken, all crosses (6,619 -> 6,636 sheets
-#: exact), and 3 boxes doubted that the networks had read empty, all three
-#: crosses missed (wrong boxes 8 -> 5; hard table 72 photo 17's pencil fill
-#: in red 5 would otherwise have come out ``ok`` with a wrong score once its
-#: two doubtful neighbours were taken).
+#: its doubts no longer shield a miss. Read again, the sets above: 32
+#: boxes taken, all crosses (6,619 -> 6,636 sheets exact), and 3 boxes
+#: doubted that the networks had read empty, all three crosses missed
+#: (wrong boxes 8 -> 5; hard table 72 photo 17's pencil fill in red 5 would
+#: otherwise have come out ``ok`` with a wrong score once its two doubtful
+#: neighbours were taken).
 CLOSE_LOOK = (DOUBTFUL_MARK, HARDLY_ANY_INK, LIGHT_CROSS)
 CLOSE_CROSSED_P = 0.93
 CLOSE_CROSSED = "read crossed when looked at closer (light pencil)"
