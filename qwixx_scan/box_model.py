@@ -236,8 +236,7 @@ class BoxClassifier:
         verdicts of, or that leans (see :func:`combine`), in any one view
         stays a toss-up."""
         n = len(blob)
-        views = np.ascontiguousarray(np.concatenate(
-            [blob[:, :, ::rows, ::cols] for rows, cols in MIRRORED_VIEWS]), np.float32)
+        views = mirrored(blob)
         # members x views x boxes
         p = self._every(views).reshape(len(MEMBERS), len(MIRRORED_VIEWS), n)
         p = np.clip(p, 1e-6, 1 - 1e-6)
@@ -268,8 +267,7 @@ class BoxClassifier:
         if len(inputs) == 0:
             return np.zeros((len(DECIDERS), len(views), 0), np.float32)
         blob = np.ascontiguousarray(inputs, np.float32)
-        seen = np.ascontiguousarray(np.concatenate(
-            [blob[:, :, ::rows, ::cols] for rows, cols in views]), np.float32)
+        seen = mirrored(blob, views)
         return self._every(seen)[_DECIDER_ROWS].reshape(len(DECIDERS), len(views), -1)
 
     def each_probability(self, inputs: np.ndarray) -> np.ndarray:
@@ -286,6 +284,14 @@ class BoxClassifier:
             return np.zeros(0, np.float32)
         blob = np.ascontiguousarray(inputs[:, :, ::-1, ::-1], np.float32)
         return np.median(self._every(blob)[_DECIDER_ROWS], axis=0)
+
+
+def mirrored(inputs: np.ndarray,
+             views: tuple[tuple[int, int], ...] = MIRRORED_VIEWS) -> np.ndarray:
+    """Every box of ``inputs`` (n x channels x side x side) in each of
+    ``views`` ((rows, columns) steps), view after view, as one float32 batch."""
+    return np.ascontiguousarray(np.concatenate(
+        [inputs[:, :, ::rows, ::cols] for rows, cols in views]), np.float32)
 
 
 _DECIDER_ROWS = [MEMBERS.index(m) for m in DECIDERS]
@@ -351,9 +357,7 @@ class CloseLook:
         CLOSE_PX) as it is and mirrored (views x boxes, MIRRORED_VIEWS order)."""
         if len(inputs) == 0:
             return np.zeros((len(MIRRORED_VIEWS), 0))
-        views = np.ascontiguousarray(np.concatenate(
-            [inputs[:, :, ::rows, ::cols] for rows, cols in MIRRORED_VIEWS]), np.float32)
-        return self._network.probabilities(views)[0].reshape(len(MIRRORED_VIEWS), -1)
+        return self._network.probabilities(mirrored(inputs))[0].reshape(len(MIRRORED_VIEWS), -1)
 
 
 def _session(path: Path, rebuild: str) -> _Networks:

@@ -972,11 +972,10 @@ def _crossed_once_darkened(verdicts: list[BoxVerdict], inputs: np.ndarray,
     doubted for its mark or for holding hardly any ink taken as crossed
     where each of its darkened looks reads it crossed (see DARKER_LOOKS);
     none on a sheet with MANY_DOUBTFUL doubtful boxes or more."""
-    doubtful = [v.state == "uncertain" for v in verdicts]
-    if sum(doubtful) >= MANY_DOUBTFUL:
+    if _too_doubtful(verdicts):
         return verdicts
-    ask = np.flatnonzero([d and v.note in (DOUBTFUL_MARK, HARDLY_ANY_INK)
-                          for d, v in zip(doubtful, verdicts)])
+    ask = np.flatnonzero([v.state == "uncertain" and v.note in (DOUBTFUL_MARK, HARDLY_ANY_INK)
+                          for v in verdicts])
     if not len(ask):
         return verdicts
     asked = inputs[ask]  # (a copy: indexed by an array)
@@ -985,13 +984,7 @@ def _crossed_once_darkened(verdicts: list[BoxVerdict], inputs: np.ndarray,
     for power in DARKER_LOOKS:
         asked[:, :3] = np.minimum(np.power(photo, np.float32(power)), np.float32(PHOTO_CAP))
         looks.append(classifier.crossed_probability(asked))
-    least = np.min(looks, axis=0)
-    out = list(verdicts)
-    for i, p in zip(ask, least):
-        if p >= CROSSED_P:
-            out[i] = replace(verdicts[i], state="crossed", confidence=round(float(p), 3),
-                             note=DARKER_CROSSED, lean="")
-    return out
+    return _taken_as_crossed(verdicts, ask, np.min(looks, axis=0), CROSSED_P, DARKER_CROSSED)
 
 
 def _crossed_seen_close(verdicts: list[BoxVerdict], located: LocatedInputs,
@@ -1004,22 +997,17 @@ def _crossed_seen_close(verdicts: list[BoxVerdict], located: LocatedInputs,
     box_model.SPLIT). Where it takes one, every box read empty is looked at
     closer as well, and doubted (CLOSE_DOUBTED) where some view leans to a
     cross (CLOSE_EMPTY_DOUBT)."""
-    doubtful = [v.state == "uncertain" for v in verdicts]
-    if sum(doubtful) >= MANY_DOUBTFUL:
+    if _too_doubtful(verdicts):
         return verdicts
-    ask = np.flatnonzero([d and v.note in CLOSE_LOOK and not m
-                          for d, v, m in zip(doubtful, verdicts, mirrored_doubt)])
+    ask = np.flatnonzero([v.state == "uncertain" and v.note in CLOSE_LOOK and not m
+                          for v, m in zip(verdicts, mirrored_doubt)])
     if not len(ask):
         return verdicts
     network = close_look()
     least = network.crossed_views(located.close_look(ask)).min(axis=0)
     if not (least >= CLOSE_CROSSED_P).any():
         return verdicts
-    out = list(verdicts)
-    for i, p in zip(ask, least):
-        if p >= CLOSE_CROSSED_P:
-            out[i] = replace(verdicts[i], state="crossed", confidence=round(float(p), 3),
-                             note=CLOSE_CROSSED, lean="")
+    out = _taken_as_crossed(verdicts, ask, least, CLOSE_CROSSED_P, CLOSE_CROSSED)
     empty = np.flatnonzero([v.state == "empty" and v.note != STRUCK_THROUGH for v in verdicts])
     most = network.crossed_views(located.close_look(empty)).max(axis=0)
     for i in empty[most >= CLOSE_EMPTY_DOUBT]:
@@ -1028,11 +1016,29 @@ def _crossed_seen_close(verdicts: list[BoxVerdict], located: LocatedInputs,
     return out
 
 
+def _too_doubtful(verdicts: list[BoxVerdict]) -> bool:
+    """Whether MANY_DOUBTFUL or more of a sheet's boxes are doubtful: then
+    its doubts are the whole sheet's, not one box's to look at again."""
+    return sum(v.state == "uncertain" for v in verdicts) >= MANY_DOUBTFUL
+
+
+def _taken_as_crossed(verdicts: list[BoxVerdict], ask: np.ndarray, p: np.ndarray,
+                      at_least: float, note: str) -> list[BoxVerdict]:
+    """The verdicts with each box of ``ask`` whose probability ``p`` is
+    ``at_least`` or more taken as crossed, noted ``note``."""
+    out = list(verdicts)
+    for i, value in zip(ask, p):
+        if value >= at_least:
+            out[i] = replace(verdicts[i], state="crossed", confidence=round(float(value), 3),
+                             note=note, lean="")
+    return out
+
+
 def _doubt_empties_of_a_doubtful_sheet(verdicts: list[BoxVerdict]) -> list[BoxVerdict]:
     """The verdicts with every box read empty doubted (DOUBTFUL_SHEET) where
     MANY_DOUBTFUL or more of the sheet's boxes are doubtful; a line through
     a skipped number, a positive sign of an empty box, stays."""
-    if sum(v.state == "uncertain" for v in verdicts) < MANY_DOUBTFUL:
+    if not _too_doubtful(verdicts):
         return verdicts
     return [replace(v, state="uncertain", confidence=0.3, note=DOUBTFUL_SHEET, lean="empty")
             if v.state == "empty" and v.note != STRUCK_THROUGH else v for v in verdicts]
