@@ -925,6 +925,9 @@ def main() -> None:
         tune(args.member, args.new, args.replay, args.epochs, args.threads, args.per_run,
              args.lr, args.out, learn_all=args.learn_all)
     elif args.command == "tune-close":
+        missing = [str(run) for run in args.run if not run.is_file()]
+        if missing:
+            parser.error(f"no such run: {', '.join(missing)} (make one with generate --close)")
         tune_close(args.base, args.run, args.epochs, args.threads, args.lr, args.out)
     else:
         calibrate(args.photos, args.jobs)
