@@ -293,39 +293,53 @@ def _too_few_markers(group: MarkerGroup, size_mm: tuple[float, float],
                 f"{'it is' if len(group.hits) == 1 else 'they are'} tiny in the picture: "
                 "photograph the sheet from closer, so that it fills at least a fifth of the "
                 "picture")
-    sides = _sides_outside_by_markers(group, size_mm, image_size)
+    sides, maybe = _sides_outside_by_markers(group, size_mm, image_size)
     if sides:
         return _cut_off_message(where, sides)
+    if maybe:
+        return (f"{where}: only {_markers_visible(len(group.hits))} ({seen}), and the "
+                f"{_sides_named(maybe)} of the sheet may be outside the picture: photograph "
+                "the whole sheet with a little table around it, its corners uncovered")
     return (f"{where}: only {_markers_visible(len(group.hits))} ({seen}); at least 3 are "
             "needed: uncover the corners, avoid glare and shadow, and photograph again")
 
 
 def _sides_outside_by_markers(group: MarkerGroup, size_mm: tuple[float, float],
-                              image_size: tuple[int, int]) -> list[str]:
+                              image_size: tuple[int, int]) -> tuple[list[str], list[str]]:
     """The sheet's sides outside the picture as too few markers place it:
-    only where an affine fit and a perspective one to the markers' corners
-    both put it there. Extrapolated from the markers of one side of a sheet
-    tilted away from the camera, the affine fit alone can put the far side
-    well outside a picture that holds it whole: on a hard independent photo
+    those an affine fit and a perspective one to the markers' corners both
+    put there, and those only the perspective fit puts there (said with a
+    "may").
+
+    Extrapolated from the markers of one side of a sheet tilted away from
+    the camera, the affine fit alone can put the far side well outside a
+    picture that holds it whole: on a hard independent photo
     (foreign_photos.py --hard-share 1, seed 64, photo 71: tilted 24 degrees,
     dark, a thumb over one marker, another lost in the noise) it put a
     corner 300 px off, past the right edge, where the two markers' eight
-    corners in perspective put it 70 px from the truth, inside."""
+    corners in perspective put it 70 px from the truth, inside. The other
+    way round on seed 114, photo 144 (tilted 38 degrees, the frame through
+    one marker, a thumb over another): the affine fit put the far corner
+    300 px inside the picture, the perspective fit 90 px past the truth,
+    outside like it. Two small squares' corners are too few to be sure of
+    a perspective, so its word alone is a likelihood.
+    """
     mm = np.vstack([marker_rect_corners_mm(k, size_mm) for k in group.hits]).astype(np.float32)
     px = np.vstack([h.corners for h in group.hits.values()]).astype(np.float32)
     sheet_mm = (0, 0, size_mm[0], size_mm[1])
     affine, _ = cv2.estimateAffine2D(mm, px)
-    if affine is None:
-        return []
-    sides = outside_sides(SheetFit(np.vstack([affine, [0, 0, 1]]), 0.0, 0.0, len(group.hits)),
-                          sheet_mm, image_size, margin_px=-2)
-    if sides and len(group.hits) >= 2:  # a perspective fit needs more than one square's corners
-        perspective, _ = cv2.findHomography(mm, px, 0)
-        if perspective is not None:
-            seen_so = outside_sides(SheetFit(perspective, 0.0, 0.0, len(group.hits)), sheet_mm,
-                                    image_size, margin_px=-2)
-            sides = [side for side in sides if side in seen_so]
-    return sides
+    by_affine = [] if affine is None else outside_sides(
+        SheetFit(np.vstack([affine, [0, 0, 1]]), 0.0, 0.0, len(group.hits)), sheet_mm,
+        image_size, margin_px=-2)
+    if len(group.hits) < 2:  # a perspective fit needs more than one square's corners
+        return by_affine, []
+    perspective, _ = cv2.findHomography(mm, px, 0)
+    if perspective is None:
+        return [], []
+    by_perspective = outside_sides(SheetFit(perspective, 0.0, 0.0, len(group.hits)), sheet_mm,
+                                   image_size, margin_px=-2)
+    both = [side for side in by_affine if side in by_perspective]
+    return both, [side for side in by_perspective if side not in both]
 
 
 def _markers_visible(count: int) -> str:
@@ -333,12 +347,16 @@ def _markers_visible(count: int) -> str:
 
 
 def _cut_off_message(where: str, sides: list[str]) -> str:
+    verb = "is" if len(sides) == 1 else "are"
+    return (f"{where}: the {_sides_named(sides)} of the sheet {verb} outside the picture; "
+            "photograph the whole sheet with a little table around it")
+
+
+def _sides_named(sides: list[str]) -> str:
+    """["right"] -> "right edge"; ["left", "top"] -> "left and top edges"."""
     if len(sides) == 1:
-        edges = f"the {sides[0]} edge of the sheet is"
-    else:
-        edges = "the " + ", ".join(sides[:-1]) + f" and {sides[-1]} edges of the sheet are"
-    return (f"{where}: {edges} outside the picture; photograph the whole sheet with a little "
-            "table around it")
+        return f"{sides[0]} edge"
+    return ", ".join(sides[:-1]) + f" and {sides[-1]} edges"
 
 
 def _read_sheet(picture: Picture, gray: np.ndarray, group: MarkerGroup,
