@@ -136,6 +136,9 @@ _THOROUGH_WINDOWS = (3, 43, 8)
 #: spread in the picture, whichever is more.
 REGION_MARGIN = 2.5
 REGION_MARGIN_SHARE = 0.08
+#: The same for a sheet seen by two markers, whose fit is looser: the two
+#: squares' corners say little of the perspective far from them.
+PAIR_REGION_MARGIN_SHARE = 0.25
 #: A missing marker is looked for at down to this share of its size as the
 #: others' predict it: smaller shapes there are print, text or noise, and
 #: each would cost the detector a look.
@@ -153,7 +156,8 @@ class Region:
 
 def detect_markers(gray: np.ndarray, colour: np.ndarray | None = None, *,
                    enough: Callable[[list[MarkerHit]], bool] | None = None,
-                   where_missing: Callable[[list[MarkerHit]], list[Region] | None] | None = None,
+                   where_missing: Callable[[list[MarkerHit], bool], list[Region] | None]
+                   | None = None,
                    ) -> list[MarkerHit]:
     """Every sheet corner marker in a grayscale uint8 image, corners refined.
 
@@ -169,11 +173,14 @@ def detect_markers(gray: np.ndarray, colour: np.ndarray | None = None, *,
     corners are refined with ``cv2.cornerSubPix`` on ``gray`` and returned
     in its px coordinates.
 
-    ``where_missing`` (see :func:`missing_marker_regions`): where the first
-    look found every sheet by three markers or four, the regions where the
-    missing ones must lie, else None. Given regions, the full size and the
-    thorough detector look there only, not over the whole picture (a marker
-    under a thumb cost two whole-picture looks, 60-110 ms, for nothing).
+    ``where_missing`` (see :func:`missing_marker_regions`; its second
+    argument is ``pairs``): where the first look found every sheet by three
+    markers or four, the regions where the missing ones must lie, else None.
+    Given regions, the full size and the thorough detector look there only,
+    not over the whole picture (a marker under a thumb cost two
+    whole-picture looks, 60-110 ms, for nothing). Where all the looks leave
+    a sheet seen by two markers, the thorough detector looks at the full
+    size where those two place the others.
     """
     def found_enough(found: list[MarkerHit]) -> bool:
         return len(found) >= 3 and (enough is None or not _some_marker_missing(found)
@@ -185,7 +192,7 @@ def detect_markers(gray: np.ndarray, colour: np.ndarray | None = None, *,
     hits = _detect_at(gray, divisor, _FAST_WINDOWS)
     small = bool(hits) and min(h.side_px for h in hits) / divisor < SMALL_MARKER_PX
     if where_missing is not None and _some_marker_missing(hits) and not small:
-        regions = where_missing(hits)
+        regions = where_missing(hits, False)
         if regions is not None:
             for region in regions:
                 hits = _merge_hits(hits, _detect_in_region(gray, region, divisor))
@@ -221,47 +228,60 @@ def detect_markers(gray: np.ndarray, colour: np.ndarray | None = None, *,
         # 64, photo 71: 37 % exposure, noise 10 of 255, a blue line across
         # the marker, a thumb over another; found only here).
         hits = _merge_hits(hits, _detect_at(lightest, 1, _THOROUGH_WINDOWS))
+    if not found_enough(hits) and where_missing is not None:
+        # A sheet seen by two markers, the others small, dim and noisy
+        # (independent hard table 84, photo 33: a sheet a tenth of a dark,
+        # grainy photo tilted 39 degrees): the thorough detector at the full
+        # size, where the two place the others, finds one the looks over
+        # the whole picture did not.
+        for region in where_missing(hits, True) or []:
+            hits = _merge_hits(hits, _detect_in_region(gray, region, 1))
     return [_refine(gray, h) for h in hits]
 
 
 def missing_marker_regions(groups: list[MarkerGroup], size_mm: tuple[float, float],
-                           image_size: tuple[int, int]) -> list[Region] | None:
+                           image_size: tuple[int, int], *,
+                           pairs: bool = False) -> list[Region] | None:
     """Where the missing markers of sheets of ``size_mm`` seen by three
     (``groups``, see :func:`group_markers`) must lie in a picture of
     ``image_size`` (width, height px): one region per missing marker inside
     the picture. None where some sheet was seen by fewer than three markers
     (or a lone one lies apart): a marker may then be missing anywhere.
+    With ``pairs``, sheets seen by two markers get regions too (their
+    markers' eight corners fix a homography, loosely: see
+    PAIR_REGION_MARGIN_SHARE), and lone markers none.
 
     The missing marker is put where a homography fitted to the other three
     markers' twelve corners puts it, with a margin of REGION_MARGIN marker
     sides or REGION_MARGIN_SHARE of the markers' spread in the picture (bent
     paper, a loose fit).
     """
-    if any(len(g.hits) < 3 for g in groups):
+    if not pairs and any(len(g.hits) < 3 for g in groups):
         return None
     width, height = image_size
     regions: list[Region] = []
     for group in groups:
-        if len(group.hits) == 4:
+        if len(group.hits) in (1, 4):
             continue
         mm = np.vstack([marker_rect_corners_mm(k, size_mm) for k in group.hits])
         px = np.vstack([h.corners for h in group.hits.values()])
         homography, _ = cv2.findHomography(mm.astype(np.float64), px.astype(np.float64), 0)
         if homography is None:
             return None
-        (missing,) = group.missing
-        quad = cv2.perspectiveTransform(
-            marker_rect_corners_mm(missing, size_mm)[None].astype(np.float64), homography)[0]
         side = float(np.mean([h.side_px for h in group.hits.values()]))
-        margin = max(REGION_MARGIN * side, REGION_MARGIN_SHARE * float(np.ptp(px, axis=0).max()))
-        centre = quad.mean(axis=0)
-        if not (0 <= centre[0] < width and 0 <= centre[1] < height):
-            continue  # off the picture: the sheet is cut off there, nothing to find
-        x0, y0 = np.floor(quad.min(axis=0) - margin).astype(int)
-        x1, y1 = np.ceil(quad.max(axis=0) + margin).astype(int) + 1
-        box = (max(int(x0), 0), max(int(y0), 0), min(int(x1), width), min(int(y1), height))
-        regions.append(Region(box, float(np.mean(np.linalg.norm(quad - np.roll(quad, 1, axis=0),
-                                                                 axis=1)))))
+        share = REGION_MARGIN_SHARE if len(group.hits) == 3 else PAIR_REGION_MARGIN_SHARE
+        margin = max(REGION_MARGIN * side, share * float(np.ptp(px, axis=0).max()))
+        for missing in group.missing:
+            quad = cv2.perspectiveTransform(
+                marker_rect_corners_mm(missing, size_mm)[None].astype(np.float64), homography)[0]
+            centre = quad.mean(axis=0)
+            if not (0 <= centre[0] < width and 0 <= centre[1] < height):
+                continue  # off the picture: the sheet is cut off there, nothing to find
+            x0, y0 = np.floor(quad.min(axis=0) - margin).astype(int)
+            x1, y1 = np.ceil(quad.max(axis=0) + margin).astype(int) + 1
+            box = (max(int(x0), 0), max(int(y0), 0), min(int(x1), width), min(int(y1), height))
+            regions.append(Region(box, float(np.mean(
+                np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)))))
     return regions
 
 

@@ -184,9 +184,9 @@ def _scan_picture(picture: Picture, known: KnownSheets, *,
     gray = cv2.cvtColor(picture.image, cv2.COLOR_BGR2GRAY)
     height, width = gray.shape
 
-    def where_missing(found: list[MarkerHit]):
+    def where_missing(found: list[MarkerHit], pairs: bool):
         size_mm, groups = _best_grouping(found, known)
-        return missing_marker_regions(groups, size_mm, (width, height))
+        return missing_marker_regions(groups, size_mm, (width, height), pairs=pairs)
 
     hits = detect_markers(gray, picture.image,
                           enough=lambda found: _every_sheet_framed(found, known),

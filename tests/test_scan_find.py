@@ -163,6 +163,25 @@ def test_no_region_while_a_sheet_is_seen_by_two_markers():
                                   SIZE) == []
 
 
+@pytest.mark.parametrize("angle, tilt", [(20, 0.15), (-10, 0.7), (200, -0.2)])
+def test_two_markers_place_the_other_two_when_asked(angle, tilt):
+    h_true = placement(TREDEN_A, SIZE, centre=(1200, 900), width_px=1500, angle_deg=angle,
+                       tilt=tilt)
+    image = photo(SIZE, [(flat_sheet(TREDEN_A), h_true)])
+    hits = detect_markers(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+    for kept in ((0, 1), (1, 2), (0, 2), (2, 3)):
+        seen = group_markers([h for h in hits if h.marker_id in kept], TREDEN_A.size_mm)
+        regions = missing_marker_regions(seen, TREDEN_A.size_mm, SIZE, pairs=True)
+        assert regions is not None and len(regions) == 2
+        for hidden in (h for h in hits if h.marker_id not in kept):
+            assert any((hidden.corners[:, 0] > r.box[0]).all()
+                       and (hidden.corners[:, 0] < r.box[2]).all()
+                       and (hidden.corners[:, 1] > r.box[1]).all()
+                       and (hidden.corners[:, 1] < r.box[3]).all() for r in regions)
+        for r in regions:  # regions, not the picture
+            assert (r.box[2] - r.box[0]) * (r.box[3] - r.box[1]) < 0.25 * SIZE[0] * SIZE[1]
+
+
 def test_a_steeply_tilted_sheet_keeps_its_three_markers_together():
     # The far side half as wide as the near one, a thumb over one corner:
     # the near marker alone predicts the far one far off, the two together

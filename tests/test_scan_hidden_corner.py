@@ -419,6 +419,18 @@ def test_an_evened_out_sheet_with_only_a_penalty_box_astray_is_read(tmp_path):
     _no_sheet_sure_of_a_wrong_score(result, truth)
 
 
+def test_a_small_dim_table_sheet_seen_by_two_markers_is_found(tmp_path):
+    # An independent table photo (foreign_photos.py --table, seed 84, photo
+    # 33): four sheets, the smallest a tenth of a dark (43 % exposure),
+    # grainy photo tilted 39 degrees; its two far markers, 30 x 45 px and
+    # 30 x 40 px at the working size, were found by no look over the whole
+    # picture, and the sheet was not read. Looked for at the full size where
+    # its two near markers place them, one is found and the sheet read.
+    result, truth = independent_photo(tmp_path, 84, 33, table=True)
+    assert result.problems == [] and len(result.sheets) == len(truth["sheets"]) == 4
+    _no_sheet_sure_of_a_wrong_score(result, truth)
+
+
 def test_a_bend_that_would_squeeze_the_rows_together_is_not_taken(tmp_path):
     # A hard independent table photo (foreign_photos.py --table --hard-share
     # 1, seed 65, photo 31): a classic sheet whose player draws large, thick
