@@ -88,6 +88,14 @@ LEAN = 0.5
 #: score (3 more sheets would have been read exactly).
 COVER_MARGIN = 1.2
 COVER_SLACK = 0.03
+#: ... and only on the sheet of a player who hatches: whose crosses (their
+#: median) darken at least HATCHING_COVER of their box's paper. Hard
+#: independent seed 116, photo 76: the end of a slash (a player's slashes
+#: darken 12 % of a box) that overshot from yellow 10 into the empty
+#: yellow 11 (6 %) was taken as crossed, on a sheet then `ok` with a wrong
+#: score. The 10 boxes rightly taken so over the 8,197 independent sheets
+#: at hand were all on sheets of pencil fills, whose crosses darken 20-42 %.
+HATCHING_COVER = 0.16
 #: Darkened pixels: where the blank sheet is at least PAPER_BLANK light
 #: (grey, 0..1) at a pixel of the network input and all round it (3 x 3
 #: px: the edges of print, which a slight misplacement darkens, are left
@@ -148,14 +156,25 @@ def like_own_crosses(crossed: np.ndarray, empty: np.ndarray, doubtful: np.ndarra
     shaded = _as_much_as_crosses(darkened.astype(np.float64), crossed, empty,
                                  DARK_EMPTY_MARGIN, DARK_EMPTY_SLACK_PX)
     hatched = nothing
-    if paper is not None:
+    if paper is not None and hatches(crossed, darkened, paper):
         share = darkened / np.maximum(paper, 1)
-        hatched = (~leaning & inked & shaded
-                   & (share <= COVER_MARGIN * np.median(share[crossed]) + COVER_SLACK))
+        hatched = ~leaning & inked & shaded & (share <= COVER_MARGIN * np.median(share[crossed])
+                                               + COVER_SLACK)
     by_ink = coloured & ((leaning & inked) | hatched)
     if np.median(darkened[crossed]) < MIN_CROSS_COVER * INNER_PX**2:
         return by_ink, nothing
     return by_ink, coloured & leaning & shaded & ~by_ink
+
+
+def hatches(crossed: np.ndarray, darkened: np.ndarray, paper: np.ndarray) -> bool:
+    """Whether the player hatches their crosses: at least MIN_CROSSES of
+    them (``crossed``, bool per box) darken (``darkened``, see
+    :func:`darkened_pixels`) a median HATCHING_COVER or more of their box's
+    paper (``paper``: its pixels per box)."""
+    if np.count_nonzero(crossed) < MIN_CROSSES:
+        return False
+    share = darkened[crossed] / np.maximum(paper[crossed], 1)
+    return float(np.median(share)) >= HATCHING_COVER
 
 
 def _as_much_as_crosses(amount: np.ndarray, crossed: np.ndarray, empty: np.ndarray,
