@@ -95,3 +95,18 @@ def test_a_missed_cross_beside_crosses_taken_closer_is_doubted(tmp_path):
     assert (sheet.verdicts["red-5"].state, sheet.verdicts["red-5"].note) == ("uncertain",
                                                                               CLOSE_DOUBTED)
     assert sheet.status == "review"
+
+
+def test_a_hatchers_lightest_fill_is_doubted_when_looked_at_closer(tmp_path):
+    # Every photo hard, independent seed 116, photo 48: a player filling
+    # boxes with light pencil hatching; the fill in blue 12 is so light that
+    # every network read it empty with confidence (0.05), and the sheet came
+    # out ok with a wrong score. Looked at closer, it reads 0.91.
+    sheet, expected = independent_photo_sheet(tmp_path, 116, 48, 1.0)
+    assert expected["style"] == expected["style"] | {"kind": "fill", "ink": "pencil"}
+    assert "blue-12" in expected["marked"]
+    assert (sheet.verdicts["blue-12"].state, sheet.verdicts["blue-12"].note) == ("uncertain",
+                                                                                CLOSE_DOUBTED)
+    assert sheet.uncertain == ["blue-12"] and sheet.status == "review"
+    assert {b for b, v in sheet.verdicts.items() if v.state == "crossed"} == (
+        set(expected["marked"]) - {"blue-12"})
