@@ -166,15 +166,16 @@ def like_own_crosses(crossed: np.ndarray, empty: np.ndarray, doubtful: np.ndarra
     return by_ink, coloured & leaning & shaded & ~by_ink
 
 
-def hatches(crossed: np.ndarray, darkened: np.ndarray, paper: np.ndarray) -> bool:
+def hatches(crossed: np.ndarray, darkened: np.ndarray, paper: np.ndarray, *,
+            cover: float = HATCHING_COVER) -> bool:
     """Whether the player hatches their crosses: at least MIN_CROSSES of
     them (``crossed``, bool per box) darken (``darkened``, see
-    :func:`darkened_pixels`) a median HATCHING_COVER or more of their box's
+    :func:`darkened_pixels`) a median ``cover`` or more of their box's
     paper (``paper``: its pixels per box)."""
     if np.count_nonzero(crossed) < MIN_CROSSES:
         return False
     share = darkened[crossed] / np.maximum(paper[crossed], 1)
-    return float(np.median(share)) >= HATCHING_COVER
+    return float(np.median(share)) >= cover
 
 
 def _as_much_as_crosses(amount: np.ndarray, crossed: np.ndarray, empty: np.ndarray,

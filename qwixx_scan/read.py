@@ -472,16 +472,20 @@ CLOSE_CROSSED_P = 0.93
 CLOSE_CROSSED = "read crossed when looked at closer (light pencil)"
 CLOSE_EMPTY_DOUBT = 0.5
 CLOSE_DOUBTED = "read empty, but looked at closer it may be crossed"
-#: A pencil player who hatches (own_marks.hatches) may shade a box so
+#: A pencil player who hatches densely (own_marks.hatches: their crosses
+#: darken CLOSE_HATCHING_COVER of their box or more) may shade a box so
 #: lightly that every network reads it empty with confidence: hard
 #: independent seed 116 photo 48's light fill in blue 12 (0.05), on a sheet
 #: then ``ok`` with a wrong score. On such a sheet (fewer than MANY_DOUBTFUL
 #: doubts) every box read empty is looked at closer, and doubted
 #: (CLOSE_DOUBTED) where some view reads CLOSE_HATCHED_DOUBT or more. Over
-#: the 4,384 boxes read empty on the 150 photos at hand whose pencil
-#: players all hatch, 3 were crosses (close 0.74-0.99) and the most any
-#: empty box read close was 0.74; over all 48,205 boxes read empty on
-#: pencil sheets, 13 empty boxes read 0.8 or more, none on a hatcher's sheet.
+#: the 48,205 boxes read empty on the pencil sheets at hand (8,197 sheets),
+#: 13 empty boxes read 0.8 or more close, four of them on sheets whose
+#: crosses darken 16-19 % of their box (thick pencil X's, all four empty
+#: boxes in ``ok`` sheets but one), none where the crosses darken more;
+#: two light fills read empty (on sheets of crosses darkening 28 and 37 %)
+#: read 0.91 and 0.99.
+CLOSE_HATCHING_COVER = 0.2
 CLOSE_HATCHED_DOUBT = 0.8
 #: A box read crossed only once lit from around it is doubtful where the
 #: networks, shown it as it is, lean empty (their median below LIT_VOTE)
@@ -775,7 +779,8 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
         verdicts = _crossed_once_darkened(verdicts, inputs, classifier)
         crossed = np.array([v.state == "crossed" for v in verdicts])
         verdicts = _crossed_seen_close(verdicts, located, reading.mirrored_doubt,
-                                       hatches(crossed, darkened, paper_px))
+                                       hatches(crossed, darkened, paper_px,
+                                               cover=CLOSE_HATCHING_COVER))
     return {v.box_id: v for v in _doubt_empties_of_a_doubtful_sheet(verdicts)}
 
 
@@ -1010,8 +1015,8 @@ def _crossed_seen_close(verdicts: list[BoxVerdict], located: LocatedInputs,
     view doubted over one decider's doubt (``mirrored_doubt``, see
     box_model.SPLIT). Where it takes one, every box read empty is looked at
     closer as well, and doubted (CLOSE_DOUBTED) where some view leans to a
-    cross (CLOSE_EMPTY_DOUBT); on the sheet of a ``hatcher``
-    (own_marks.hatches) always, where a view reads CLOSE_HATCHED_DOUBT."""
+    cross (CLOSE_EMPTY_DOUBT); on the sheet of a ``hatcher`` (see
+    CLOSE_HATCHING_COVER) always, where a view reads CLOSE_HATCHED_DOUBT."""
     if _too_doubtful(verdicts):
         return verdicts
     ask = np.flatnonzero([v.state == "uncertain" and v.note in CLOSE_LOOK and not m
