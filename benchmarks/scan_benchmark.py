@@ -17,7 +17,10 @@ made elsewhere):
 - silent errors: sheets read wrong with status ok (the worst failure);
 - correctly read sheets sent to review although the truth would be ok;
 - median seconds per photo next to the median time of cv2.imread alone
-  on the same photos (interleaved, same process, same load);
+  on the same photos (interleaved, same load, but in a process of its own
+  that does nothing else: in the scanning process imread's time depended
+  on what that process held, 0.049-0.059 s against 0.076-0.081 for the
+  same photogen photos depending on whether a network session was loaded);
 - peak memory of the scanning process (its resident high-water mark:
   numpy and OpenCV buffers included, which tracemalloc would miss).
 
@@ -103,15 +106,32 @@ def child_main(paths: list[str]) -> None:
 
     known = KnownSheets.from_layouts(known_layouts())
     scan_photo(paths[0], layouts=known)  # warm up: imports, blank sheet references
+    decoder = subprocess.Popen([sys.executable, "-c", DECODER], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, text=True)
     for path in paths:
-        t0 = time.perf_counter()
-        cv2.imread(path)
+        decoder.stdin.write(path + "\n")
+        decoder.stdin.flush()
+        decode_s = float(decoder.stdout.readline())
         t1 = time.perf_counter()
         result = scan_photo(path, layouts=known)
         t2 = time.perf_counter()
-        print(json.dumps({"path": path, "decode_s": t1 - t0, "scan_s": t2 - t1,
+        print(json.dumps({"path": path, "decode_s": decode_s, "scan_s": t2 - t1,
                           "result": result.to_json()}), flush=True)
+    decoder.stdin.close()
+    decoder.wait()
     print(json.dumps({"peak_mb": _peak_mb()}), flush=True)
+
+
+#: The decode-only process: for each path read from stdin, the seconds
+#: cv2.imread takes on one core.
+DECODER = """
+import sys, time, cv2
+cv2.setNumThreads(1)
+for line in sys.stdin:
+    t0 = time.perf_counter()
+    cv2.imread(line.rstrip("\\n"))
+    print(time.perf_counter() - t0, flush=True)
+"""
 
 
 def _peak_mb() -> float:
