@@ -134,29 +134,37 @@ def test_one_marker_under_a_thumb(tmp_path, known, hidden):
     assert sorted(sheet.marked) == sorted(CROSSES)
 
 
-@pytest.mark.parametrize("angle, tilt", [(20, 0.15), (-10, 0.7), (200, -0.2)])
-def test_a_missing_marker_is_looked_for_where_the_other_three_put_it(angle, tilt):
+def _markers_of_a_turned_sheet(angle: float, tilt: float) -> list:
+    """The four markers found on a photo of a sheet turned and tilted so."""
     h_true = placement(TREDEN_A, SIZE, centre=(1200, 900), width_px=1500, angle_deg=angle,
                        tilt=tilt)
     image = photo(SIZE, [(flat_sheet(TREDEN_A), h_true)])
     hits = detect_markers(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
     assert sorted(h.marker_id for h in hits) == [0, 1, 2, 3]
+    return hits
+
+
+def _inside(corners: np.ndarray, box: tuple[int, int, int, int]) -> bool:
+    x0, y0, x1, y1 = box
+    return bool((corners[:, 0] > x0).all() and (corners[:, 0] < x1).all()
+                and (corners[:, 1] > y0).all() and (corners[:, 1] < y1).all())
+
+
+@pytest.mark.parametrize("angle, tilt", [(20, 0.15), (-10, 0.7), (200, -0.2)])
+def test_a_missing_marker_is_looked_for_where_the_other_three_put_it(angle, tilt):
+    hits = _markers_of_a_turned_sheet(angle, tilt)
     for hidden in hits:
         seen = group_markers([h for h in hits if h is not hidden], TREDEN_A.size_mm)
         regions = missing_marker_regions(seen, TREDEN_A.size_mm, SIZE)
         assert regions is not None and len(regions) == 1
+        assert _inside(hidden.corners, regions[0].box)
         x0, y0, x1, y1 = regions[0].box
-        corners = hidden.corners
-        assert (corners[:, 0] > x0).all() and (corners[:, 0] < x1).all()
-        assert (corners[:, 1] > y0).all() and (corners[:, 1] < y1).all()
         # a region, not the picture
         assert (x1 - x0) * (y1 - y0) < 0.15 * SIZE[0] * SIZE[1]
 
 
 def test_no_region_while_a_sheet_is_seen_by_two_markers():
-    h_true = placement(TREDEN_A, SIZE, centre=(1200, 900), width_px=1500, angle_deg=20, tilt=0.15)
-    image = photo(SIZE, [(flat_sheet(TREDEN_A), h_true)])
-    hits = detect_markers(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+    hits = _markers_of_a_turned_sheet(20, 0.15)
     assert missing_marker_regions(group_markers(hits[:2], TREDEN_A.size_mm), TREDEN_A.size_mm,
                                   SIZE) is None
     assert missing_marker_regions(group_markers(hits, TREDEN_A.size_mm), TREDEN_A.size_mm,
@@ -165,19 +173,13 @@ def test_no_region_while_a_sheet_is_seen_by_two_markers():
 
 @pytest.mark.parametrize("angle, tilt", [(20, 0.15), (-10, 0.7), (200, -0.2)])
 def test_two_markers_place_the_other_two_when_asked(angle, tilt):
-    h_true = placement(TREDEN_A, SIZE, centre=(1200, 900), width_px=1500, angle_deg=angle,
-                       tilt=tilt)
-    image = photo(SIZE, [(flat_sheet(TREDEN_A), h_true)])
-    hits = detect_markers(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY))
+    hits = _markers_of_a_turned_sheet(angle, tilt)
     for kept in ((0, 1), (1, 2), (0, 2), (2, 3)):
         seen = group_markers([h for h in hits if h.marker_id in kept], TREDEN_A.size_mm)
         regions = missing_marker_regions(seen, TREDEN_A.size_mm, SIZE, pairs=True)
         assert regions is not None and len(regions) == 2
         for hidden in (h for h in hits if h.marker_id not in kept):
-            assert any((hidden.corners[:, 0] > r.box[0]).all()
-                       and (hidden.corners[:, 0] < r.box[2]).all()
-                       and (hidden.corners[:, 1] > r.box[1]).all()
-                       and (hidden.corners[:, 1] < r.box[3]).all() for r in regions)
+            assert any(_inside(hidden.corners, r.box) for r in regions)
         for r in regions:  # regions, not the picture
             assert (r.box[2] - r.box[0]) * (r.box[3] - r.box[1]) < 0.25 * SIZE[0] * SIZE[1]
 
