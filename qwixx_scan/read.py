@@ -778,9 +778,9 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
     if not pen:
         verdicts = _crossed_once_darkened(verdicts, inputs, classifier)
         crossed = np.array([v.state == "crossed" for v in verdicts])
+        hatcher = hatches(crossed, darkened, paper_px, cover=CLOSE_HATCHING_COVER)
         verdicts = _crossed_seen_close(verdicts, located, reading.mirrored_doubt,
-                                       hatches(crossed, darkened, paper_px,
-                                               cover=CLOSE_HATCHING_COVER))
+                                       darkened if hatcher else None)
     return {v.box_id: v for v in _doubt_empties_of_a_doubtful_sheet(verdicts)}
 
 
@@ -1007,7 +1007,8 @@ def _crossed_once_darkened(verdicts: list[BoxVerdict], inputs: np.ndarray,
 
 
 def _crossed_seen_close(verdicts: list[BoxVerdict], located: LocatedInputs,
-                        mirrored_doubt: np.ndarray, hatcher: bool) -> list[BoxVerdict]:
+                        mirrored_doubt: np.ndarray,
+                        hatcher_shade: np.ndarray | None) -> list[BoxVerdict]:
     """The verdicts of a player who writes without a pen, with every box
     doubted for one of CLOSE_LOOK's notes taken as crossed where the close
     look reads it crossed in every mirrored view (CLOSE_CROSSED_P); none on
@@ -1015,8 +1016,13 @@ def _crossed_seen_close(verdicts: list[BoxVerdict], located: LocatedInputs,
     view doubted over one decider's doubt (``mirrored_doubt``, see
     box_model.SPLIT). Where it takes one, every box read empty is looked at
     closer as well, and doubted (CLOSE_DOUBTED) where some view leans to a
-    cross (CLOSE_EMPTY_DOUBT); on the sheet of a ``hatcher`` (see
-    CLOSE_HATCHING_COVER) always, where a view reads CLOSE_HATCHED_DOUBT."""
+    cross (CLOSE_EMPTY_DOUBT). ``hatcher_shade``: on the sheet of a player
+    who hatches (see CLOSE_HATCHING_COVER), each box's darkened paper
+    (own_marks.darkened_pixels), else None: there every box read empty
+    with some paper darkened is looked at closer, and doubted where a view
+    reads CLOSE_HATCHED_DOUBT (a box whose paper nothing darkens holds no
+    fill; on the hatchers' sheets at hand most boxes read empty are such,
+    and the two fills missed darken 26 and 107 px)."""
     if _too_doubtful(verdicts):
         return verdicts
     ask = np.flatnonzero([v.state == "uncertain" and v.note in CLOSE_LOOK and not m
@@ -1026,13 +1032,18 @@ def _crossed_seen_close(verdicts: list[BoxVerdict], located: LocatedInputs,
         least = close_look().crossed_views(located.close_look(ask)).min(axis=0)
         taken = bool((least >= CLOSE_CROSSED_P).any())
         out = _taken_as_crossed(verdicts, ask, least, CLOSE_CROSSED_P, CLOSE_CROSSED)
-    if not (taken or hatcher):
-        return out
     empty = np.flatnonzero([v.state == "empty" and v.note != STRUCK_THROUGH for v in verdicts])
-    most = close_look().crossed_views(located.close_look(empty)).max(axis=0)
-    for i in empty[most >= (CLOSE_EMPTY_DOUBT if taken else CLOSE_HATCHED_DOUBT)]:
-        out[i] = replace(verdicts[i], state="uncertain", confidence=0.3, note=CLOSE_DOUBTED,
-                         lean="empty")
+    if taken:
+        look, limit = empty, CLOSE_EMPTY_DOUBT
+    elif hatcher_shade is not None:
+        look, limit = empty[hatcher_shade[empty] > 0], CLOSE_HATCHED_DOUBT
+    else:
+        return out
+    if len(look):
+        most = close_look().crossed_views(located.close_look(look)).max(axis=0)
+        for i in look[most >= limit]:
+            out[i] = replace(verdicts[i], state="uncertain", confidence=0.3, note=CLOSE_DOUBTED,
+                             lean="empty")
     return out
 
 
