@@ -335,7 +335,7 @@ def _sides_outside_by_markers(group: MarkerGroup, size_mm: tuple[float, float],
         return by_affine, []
     perspective, _ = cv2.findHomography(mm, px, 0)
     if perspective is None:
-        return [], []
+        return by_affine, []
     by_perspective = outside_sides(SheetFit(perspective, 0.0, 0.0, len(group.hits)), sheet_mm,
                                    image_size, margin_px=-2)
     both = [side for side in by_affine if side in by_perspective]
