@@ -477,8 +477,9 @@ CLOSE_DOUBTED = "read empty, but looked at closer it may be crossed"
 #: lightly that every network reads it empty with confidence: hard
 #: independent seed 116 photo 48's light fill in blue 12 (0.05), on a sheet
 #: then ``ok`` with a wrong score. On such a sheet (fewer than MANY_DOUBTFUL
-#: doubts) every box read empty is looked at closer, and doubted
-#: (CLOSE_DOUBTED) where some view reads CLOSE_HATCHED_DOUBT or more. Over
+#: doubts) every box read empty whose paper something darkens is looked at
+#: closer, and doubted (CLOSE_DOUBTED) where some view reads
+#: CLOSE_HATCHED_DOUBT or more. Over
 #: the 48,205 boxes read empty on the pencil sheets at hand (8,197 sheets),
 #: 13 empty boxes read 0.8 or more close, four of them on sheets whose
 #: crosses darken 16-19 % of their box (thick pencil X's, all four empty
