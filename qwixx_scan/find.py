@@ -233,9 +233,13 @@ def detect_markers(gray: np.ndarray, colour: np.ndarray | None = None, *,
         # (independent hard table 84, photo 33: a sheet a tenth of a dark,
         # grainy photo tilted 39 degrees): the thorough detector at the full
         # size, where the two place the others, finds one the looks over
-        # the whole picture did not.
+        # the whole picture did not. Stretched over the region alone, the
+        # contrast of a marker half lost in a lamp's reflection comes back
+        # where stretching it over the whole picture did not bring it
+        # (spoilt_photos.py's ``glare`` on seed 109, photo 106).
         for region in where_missing(hits, True) or []:
             hits = _merge_hits(hits, _detect_in_region(gray, region, 1))
+            hits = _merge_hits(hits, _detect_in_region(gray, region, 1, stretched=True))
     return [_refine(gray, h) for h in hits]
 
 
@@ -285,14 +289,18 @@ def missing_marker_regions(groups: list[MarkerGroup], size_mm: tuple[float, floa
     return regions
 
 
-def _detect_in_region(gray: np.ndarray, region: Region, divisor: int) -> list[MarkerHit]:
+def _detect_in_region(gray: np.ndarray, region: Region, divisor: int, *,
+                      stretched: bool = False) -> list[MarkerHit]:
     """What the first detector at the full size and the thorough one at the
     size reduced ``divisor`` times (as over the whole picture) find in one
-    region of ``gray`` (in ``gray``'s px)."""
+    region of ``gray`` (in ``gray``'s px); ``stretched``: in the region with
+    its local contrast stretched (CLAHE over the region alone)."""
     x0, y0, x1, y1 = region.box
     crop = gray[y0:y1, x0:x1]
     if min(crop.shape[:2]) < 16 * divisor:
         return []
+    if stretched:
+        crop = cv2.createCLAHE(clipLimit=3.0, tileGridSize=(8, 8)).apply(crop)
     rate = 4 * REGION_MIN_SIDE * region.side_px / max(crop.shape[:2])
     found = _merge_hits(_detect_at(crop, 1, _FAST_WINDOWS, rate),
                         _detect_at(crop, divisor, _THOROUGH_WINDOWS, rate))

@@ -136,3 +136,20 @@ def test_a_pens_cross_under_glare_is_not_doubted_for_the_dark_ink_it_lost(tmp_pa
     [expected] = truth["sheets"]
     assert "yellow-11" in expected["marked"] and sheet.verdicts["yellow-11"].state == "crossed"
     assert set(sheet.marked) == set(expected["marked"]) and sheet.status == "ok"
+
+
+def test_a_marker_half_lost_in_a_reflection_is_found_in_its_region_stretched(tmp_path, known):
+    # Seed 109, photo 106, under the benchmark's glare: two markers lost in
+    # the reflection, and the photo was refused as showing two. Where the
+    # two left place the others, one is found once the contrast is
+    # stretched over that region alone; the sheet is read, its boxes under
+    # the reflection doubted, none wrong.
+    path = tmp_path / "glare.jpg"
+    truth = _spoilt_with_glare(109, 106, path)
+    result = scan_photo(path, layouts=known)
+    assert result.error is None
+    [sheet] = result.sheets
+    (want,) = truth["sheets"]
+    crossed = {b for b, v in sheet.verdicts.items() if v.state == "crossed"}
+    assert crossed <= set(want["marked"])
+    assert set(want["marked"]) - crossed <= set(sheet.uncertain)
