@@ -110,3 +110,18 @@ def test_a_hatchers_lightest_fill_is_doubted_when_looked_at_closer(tmp_path):
     assert sheet.uncertain == ["blue-12"] and sheet.status == "review"
     assert {b for b, v in sheet.verdicts.items() if v.state == "crossed"} == (
         set(expected["marked"]) - {"blue-12"})
+
+
+def test_a_hatchers_light_horizontal_fill_in_a_step_box_is_doubted(tmp_path):
+    # Independent seed 119, photo 18: a pencil player filling boxes with
+    # horizontal hatching; the fill in the green 8 step box was read empty
+    # at 0.007 and the sheet came out ok with a wrong score (95, truly 109).
+    # Looked at closer it reads 0.73.
+    sheet, expected = independent_photo_sheet(tmp_path, 119, 18)
+    assert expected["style"] == expected["style"] | {"kind": "fill", "ink": "pencil"}
+    assert "green-8" in expected["marked"]
+    assert (sheet.verdicts["green-8"].state, sheet.verdicts["green-8"].note) == ("uncertain",
+                                                                                CLOSE_DOUBTED)
+    assert sheet.uncertain == ["green-8"] and sheet.status == "review"
+    assert {b for b, v in sheet.verdicts.items() if v.state == "crossed"} == (
+        set(expected["marked"]) - {"green-8"})
