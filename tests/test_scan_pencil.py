@@ -1,13 +1,15 @@
 """Light pencil crosses the networks cannot decide, read once darkened
 (read.DARKER_LOOKS) or looked at closer (read.CLOSE_LOOK), and only a
-player's who writes without a pen."""
+player's who writes without a pen; and boxes doubted while the networks
+lean empty, any player's, taken as empty where the close look reads them
+empty (read.CLOSE_EMPTY_P)."""
 
 from __future__ import annotations
 
 import pytest
 from scan_support import independent_photo, independent_photo_sheet
 
-from qwixx_scan.read import CLOSE_CROSSED, CLOSE_DOUBTED, DARKER_CROSSED
+from qwixx_scan.read import CLOSE_CROSSED, CLOSE_DOUBTED, CLOSE_EMPTY, DARKER_CROSSED
 
 
 def _read_exactly(sheet, expected) -> None:
@@ -125,3 +127,18 @@ def test_a_hatchers_light_horizontal_fill_in_a_step_box_is_doubted(tmp_path):
     assert sheet.uncertain == ["green-8"] and sheet.status == "review"
     assert {b for b, v in sheet.verdicts.items() if v.state == "crossed"} == (
         set(expected["marked"]) - {"green-8"})
+
+
+@pytest.mark.parametrize("seed, index, box", [
+    (119, 124, "red-11"),  # a pencil player's stray dot in an empty red 11
+    (113, 135, "red-4"),  # a blue pen's stray dot in an empty red 4
+])
+def test_a_doubtful_empty_box_read_empty_close_up_is_taken_as_empty(tmp_path, seed, index, box):
+    # The networks doubted the box, leaning empty; every view of the close
+    # look reads it empty, so the sheet is read exactly instead of going to
+    # review.
+    sheet, expected = independent_photo_sheet(tmp_path, seed, index)
+    assert box in expected["dots_in_boxes"] and box not in expected["marked"]
+    assert (sheet.verdicts[box].state, sheet.verdicts[box].note) == ("empty", CLOSE_EMPTY)
+    assert sheet.status == "ok" and not sheet.uncertain
+    assert {b for b, v in sheet.verdicts.items() if v.state == "crossed"} == set(expected["marked"])
