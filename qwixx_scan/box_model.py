@@ -347,7 +347,8 @@ class CloseLook:
     the others' INPUT_PX (training/train_box_classifier.py ``tune-close``).
     At the others' 3.5 px/mm a light pencil stroke is a pixel of mid grey;
     at 7 it keeps its shape. Asked only about a few doubtful boxes of a
-    pencil player's sheet (see read.CLOSE_LOOK), so it is loaded then."""
+    sheet (see read.CLOSE_LOOK and read.CLOSE_EMPTY_P), so it is loaded
+    then."""
 
     def __init__(self, path: Path = MODELS / "box_classifier_close.onnx"):
         self._network = _session(path, "python training/train_box_classifier.py tune-close")

@@ -61,6 +61,9 @@ def test_a_pen_players_doubtful_box_is_not_looked_at_darkened(tmp_path):
     (98, 91, "green-6"),
     # Independent seed 100, photo 14: a thin pencil slash through yellow 5.
     (100, 14, "yellow-5"),
+    # Independent seed 111, photo 61: a pencil fill in yellow 5 read crossed
+    # only narrowly and empty by a network looking at it mirrored.
+    (111, 61, "yellow-5"),
 ])
 def test_a_light_pencil_mark_is_read_crossed_when_looked_at_closer(tmp_path, seed, index, box):
     sheet, expected = independent_photo_sheet(tmp_path, seed, index)
