@@ -35,8 +35,16 @@ from .report import (
 _WORKER_KNOWN: KnownSheets | None = None
 
 
+def quiet_opencv() -> None:
+    """Keep OpenCV's own log lines (say, a QR code's symbol mode it cannot
+    decode while the scanner tries a damaged code) off the user's terminal:
+    the scanner reports what went wrong with a photo in its own words."""
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
+
+
 def _init_worker(layout_files: Sequence[str]) -> None:
     global _WORKER_KNOWN
+    quiet_opencv()
     cv2.setNumThreads(1)  # the pool already uses the cores
     _WORKER_KNOWN = KnownSheets.from_layouts(known_layouts(layout_files))
 
@@ -183,6 +191,7 @@ def scan_command(photos: tuple[str, ...], as_json: bool, overlay_dir: str | None
             raise OutputError(f"cannot create the overlay folder {overlay_dir} ({exc.strerror})") \
                 from None
     known_layouts(layout_files)  # a bad --layout file stops here, before any photo
+    quiet_opencv()
     results: list[PhotoResult] = []
     photos = tuple(expand_folders(photos))
     stream = scan_all(list(photos), layout_files, jobs=jobs, overlay_dir=overlay_dir)
