@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import cv2
@@ -195,3 +197,22 @@ def test_a_folder_without_photos_is_reported_and_the_rest_read(photos, tmp_path)
     first, second = json.loads(result.stdout)
     assert "no photos in it" in first["error"] and second["error"] is None
     assert "BMP" in first["error"]  # the message names every kind a folder takes
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_opencvs_own_log_lines_stay_off_the_terminal(tmp_path, jobs):
+    # Every photo hard, independent table 68, photo 7: OpenCV, handed a
+    # damaged QR code to try, printed "[ERROR:0@1.2] ... QRcode mode 9 is
+    # not supported!" among the results (in the scanning process, and in
+    # each worker with --jobs).
+    from benchmarks.foreign_photos import make_table_photo
+
+    data, _ = make_table_photo(68, 7, 1.0)
+    paths = [tmp_path / "table-1.jpg", tmp_path / "table-2.jpg"]
+    for path in paths:
+        path.write_bytes(data)
+    done = subprocess.run([sys.executable, "-c", "from qwixx_print.cli import cli; cli()", "scan",
+                           "--jobs", jobs, *map(str, paths)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("status: OK") == 8
+    assert done.stderr == ""
