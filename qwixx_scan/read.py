@@ -487,9 +487,16 @@ CLOSE_DOUBTED = "read empty, but looked at closer it may be crossed"
 #: doubted at the end, 205 empty and 34 crossed: the crosses read 0.615 or
 #: more close in some view (a light pencil check), 76 empty boxes 0.2 or
 #: less in every view (96 at 0.3), and no sheet whose doubts all went so
-#: held a box read wrong elsewhere.
+#: held a box read wrong elsewhere. Not where the network that learned
+#: turned marks (TURNED_MEMBER, see box_model) reads a cross
+#: (TURNED_MEMBER_CROSSED_P or more): the close look did not learn them,
+#: and read two X's drawn turned 20-40 degrees (unseen_marks_benchmark's
+#: ``turned-x``, seed 7090013), which ``e`` read 0.98 and 1.0, empty at
+#: 0.006; 3 of the 76 empty boxes above are kept doubtful for it.
 CLOSE_EMPTY_P = 0.2
 CLOSE_EMPTY = "read empty when looked at closer"
+TURNED_MEMBER = "e"
+TURNED_MEMBER_CROSSED_P = 0.9
 #: A pencil player who hatches densely (own_marks.hatches: their crosses
 #: darken CLOSE_HATCHING_COVER of their box or more) may shade a box so
 #: lightly that every network reads it empty with confidence: hard
@@ -1077,8 +1084,8 @@ def _crossed_seen_close(verdicts: list[BoxVerdict], located: LocatedInputs,
 def _empty_seen_close(verdicts: list[BoxVerdict], located: LocatedInputs) -> list[BoxVerdict]:
     """The verdicts with every box doubted for its mark while the networks
     lean empty taken as empty (CLOSE_EMPTY) where the close look reads it
-    CLOSE_EMPTY_P or less in every mirrored view; none on a sheet with
-    MANY_DOUBTFUL doubtful boxes or more."""
+    CLOSE_EMPTY_P or less in every mirrored view and TURNED_MEMBER reads
+    no cross; none on a sheet with MANY_DOUBTFUL doubtful boxes or more."""
     if _too_doubtful(verdicts):
         return verdicts
     ask = np.flatnonzero([v.state == "uncertain" and v.note == DOUBTFUL_MARK and v.lean == "empty"
@@ -1086,9 +1093,10 @@ def _empty_seen_close(verdicts: list[BoxVerdict], located: LocatedInputs) -> lis
     if not len(ask):
         return verdicts
     most = close_look().crossed_views(located.close_look(ask)).max(axis=0)
+    turned = box_classifier().each_probability(located.inputs[ask])[MEMBERS.index(TURNED_MEMBER)]
     out = list(verdicts)
-    for i, value in zip(ask, most):
-        if value <= CLOSE_EMPTY_P:
+    for i, value, turned_p in zip(ask, most, turned):
+        if value <= CLOSE_EMPTY_P and turned_p < TURNED_MEMBER_CROSSED_P:
             out[i] = replace(verdicts[i], state="empty", confidence=round(1 - float(value), 3),
                              note=CLOSE_EMPTY, lean="")
     return out
