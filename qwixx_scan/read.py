@@ -452,26 +452,25 @@ NARROW_MIRRORED = ("read crossed only narrowly, and read empty when looked at mi
 #: over the 46 independent sets at hand and photogen's 300 (6,874 sheets),
 #: 100 crosses and 79 not (lines through skipped numbers, dots, empty boxes
 #: in dim, grainy photos), 45 crosses read 0.93 or more in every view, no
-#: other box above 0.81 (a pencil line through a skipped green 10, table
-#: 73 photo 24). Not for a box a mirrored view doubted over one decider's
-#: doubt (box_model.SPLIT: the long stroke of a red check in hard table 14
-#: photo 37, reaching into the corner of an empty yellow 11, reads 0.945
-#: close; see
-#: BoxEvidence.mirrored_doubt), nor for the faint-crosses doubts of boxes
-#: read empty (one cross among them reads under 0.1 close). Where it takes
-#: a box, the sheet's boxes read empty are looked at closer too, and
+#: other box above 0.81 (a pencil line through a skipped green 10, table 73
+#: photo 24). Not for a box a mirrored view doubted over one decider's doubt
+#: (box_model.SPLIT: the long stroke of a red check in hard table 14 photo
+#: 37, reaching into the corner of an empty yellow 11, reads 0.945 close;
+#: see BoxEvidence.mirrored_doubt), nor for the faint-crosses doubts of
+#: boxes read empty (one cross among them reads under 0.1 close). Where it
+#: takes a box, the sheet's boxes read empty are looked at closer too, and
 #: doubted (CLOSE_DOUBTED) where some view reads CLOSE_EMPTY_DOUBT or more:
-#: its doubts no longer shield a miss. Read again, the sets above: 32
-#: boxes taken, all crosses (6,619 -> 6,636 sheets exact), and 3 boxes
-#: doubted that the networks had read empty, all three crosses missed
-#: (wrong boxes 8 -> 5; hard table 72 photo 17's pencil fill in red 5 would
-#: otherwise have come out ``ok`` with a wrong score once its two doubtful
-#: neighbours were taken). A box read crossed only narrowly and doubted
-#: mirrored (NARROW_MIRRORED) is asked too: over the 61 independent sets at
-#: hand (9,341 sheets) 27 such boxes stayed doubtful, 25 crosses (14 of
-#: them pencil, reading 0.946 or more in every view) and 2 not (hard table
-#: 67 photo 35's grainy skip line, see NARROW_VIEW_DOUBT, reads 0.174 in
-#: one view; a red one 0.3).
+#: its doubts no longer shield a miss. Read again, the sets above: 32 boxes
+#: taken, all crosses (6,619 -> 6,636 sheets exact), and 3 boxes doubted
+#: that the networks had read empty, all three crosses missed (wrong boxes 8
+#: -> 5; hard table 72 photo 17's pencil fill in red 5 would otherwise have
+#: come out ``ok`` with a wrong score once its two doubtful neighbours were
+#: taken). A box read crossed only narrowly and doubted mirrored
+#: (NARROW_MIRRORED) is asked too: over the 61 independent sets at hand
+#: (9,341 sheets) 27 such boxes stayed doubtful, 25 crosses (14 of them
+#: pencil, reading 0.946 or more in every view) and 2 not (hard table 67
+#: photo 35's grainy skip line, see NARROW_VIEW_DOUBT, reads 0.174 in one
+#: view; a red one 0.3).
 CLOSE_LOOK = (DOUBTFUL_MARK, HARDLY_ANY_INK, LIGHT_CROSS, NARROW_MIRRORED)
 CLOSE_CROSSED_P = 0.93
 CLOSE_CROSSED = "read crossed when looked at closer (light pencil)"
