@@ -807,13 +807,14 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
     paper_px = np.count_nonzero(paper, axis=(1, 2))
     verdicts = _settle_by_own_marks(verdicts, inputs, ink_mm2[:, 0], darkened, paper_px,
                                     classifier)
+    hatcher_shade = None
     if not pen:
         verdicts = _crossed_once_darkened(verdicts, inputs, classifier)
         crossed = np.array([v.state == "crossed" for v in verdicts])
-        hatcher = hatches(crossed, darkened, paper_px, cover=CLOSE_HATCHING_COVER)
-        verdicts = _crossed_seen_close(verdicts, located, reading.mirrored_doubt,
-                                       darkened if hatcher else None)
-    verdicts = _empty_seen_close(verdicts, located)
+        if hatches(crossed, darkened, paper_px, cover=CLOSE_HATCHING_COVER):
+            hatcher_shade = darkened
+    verdicts = _seen_close(verdicts, located, reading.mirrored_doubt, pencil=not pen,
+                           hatcher_shade=hatcher_shade)
     return {v.box_id: v for v in _doubt_empties_of_a_doubtful_sheet(verdicts)}
 
 
@@ -1039,32 +1040,52 @@ def _crossed_once_darkened(verdicts: list[BoxVerdict], inputs: np.ndarray,
     return _taken_as_crossed(verdicts, ask, np.min(looks, axis=0), CROSSED_P, DARKER_CROSSED)
 
 
-def _crossed_seen_close(verdicts: list[BoxVerdict], located: LocatedInputs,
-                        mirrored_doubt: np.ndarray,
-                        hatcher_shade: np.ndarray | None) -> list[BoxVerdict]:
-    """The verdicts of a player who writes without a pen, with every box
-    doubted for one of CLOSE_LOOK's notes taken as crossed where the close
-    look reads it crossed in every mirrored view (CLOSE_CROSSED_P); none on
-    a sheet with MANY_DOUBTFUL doubtful boxes or more, nor a box a mirrored
-    view doubted over one decider's doubt (``mirrored_doubt``, see
-    box_model.SPLIT). Where it takes one, every box read empty is looked at
-    closer as well, and doubted (CLOSE_DOUBTED) where some view leans to a
-    cross (CLOSE_EMPTY_DOUBT). ``hatcher_shade``: on the sheet of a player
-    who hatches (see CLOSE_HATCHING_COVER), each box's darkened paper
+def _seen_close(verdicts: list[BoxVerdict], located: LocatedInputs, mirrored_doubt: np.ndarray,
+                *, pencil: bool, hatcher_shade: np.ndarray | None) -> list[BoxVerdict]:
+    """The verdicts once the sheet's doubtful boxes are looked at closer,
+    each box once: on a ``pencil`` player's sheet those doubted for one of
+    CLOSE_LOOK's notes, for a cross (:func:`_crossed_seen_close`); on any
+    sheet those doubted for their mark while the networks lean empty, for
+    an empty box (:func:`_empty_seen_close`). None on a sheet with
+    MANY_DOUBTFUL doubtful boxes or more, then or after the first."""
+    if _too_doubtful(verdicts):
+        return verdicts
+    for_cross = np.array([pencil and v.state == "uncertain" and v.note in CLOSE_LOOK and not m
+                          for v, m in zip(verdicts, mirrored_doubt)], bool)
+    for_empty = np.array([v.state == "uncertain" and v.note == DOUBTFUL_MARK and v.lean == "empty"
+                          for v in verdicts], bool)
+    ask = np.flatnonzero(for_cross | for_empty)
+    views = (close_look().crossed_views(located.close_look(ask)) if len(ask)
+             else np.zeros((len(MIRRORED_VIEWS), 0)))
+    out = verdicts
+    if pencil:
+        crossing = for_cross[ask]
+        out = _crossed_seen_close(verdicts, located, ask[crossing],
+                                  views[:, crossing].min(axis=0), hatcher_shade)
+        if _too_doubtful(out):
+            return out
+    emptying = for_empty[ask]
+    return _empty_seen_close(out, located, ask[emptying], views[:, emptying].max(axis=0))
+
+
+def _crossed_seen_close(verdicts: list[BoxVerdict], located: LocatedInputs, ask: np.ndarray,
+                        least: np.ndarray, hatcher_shade: np.ndarray | None) -> list[BoxVerdict]:
+    """The verdicts of a player who writes without a pen, with each box of
+    ``ask`` (doubted for one of CLOSE_LOOK's notes, not a box a mirrored
+    view doubted over one decider's doubt: see box_model.SPLIT) taken as
+    crossed where the close look reads it crossed in every mirrored view
+    (``least``, its lowest view, at CLOSE_CROSSED_P or more). Where it takes
+    one, every box read empty is looked at closer as well, and doubted
+    (CLOSE_DOUBTED) where some view leans to a cross (CLOSE_EMPTY_DOUBT).
+    ``hatcher_shade``: on the sheet of a player who hatches (see
+    CLOSE_HATCHING_COVER), each box's darkened paper
     (own_marks.darkened_pixels), else None: there every box read empty
     whose paper FAINT_DARK_PX pixels or more are darkened is looked at
     closer, and doubted where a view reads CLOSE_HATCHED_DOUBT (a box
     whose paper hardly anything darkens holds no fill; on the hatchers'
     sheets at hand most boxes read empty are such)."""
-    if _too_doubtful(verdicts):
-        return verdicts
-    ask = np.flatnonzero([v.state == "uncertain" and v.note in CLOSE_LOOK and not m
-                          for v, m in zip(verdicts, mirrored_doubt)])
-    out, taken = list(verdicts), False
-    if len(ask):
-        least = close_look().crossed_views(located.close_look(ask)).min(axis=0)
-        taken = bool((least >= CLOSE_CROSSED_P).any())
-        out = _taken_as_crossed(verdicts, ask, least, CLOSE_CROSSED_P, CLOSE_CROSSED)
+    taken = bool((least >= CLOSE_CROSSED_P).any())
+    out = _taken_as_crossed(verdicts, ask, least, CLOSE_CROSSED_P, CLOSE_CROSSED)
     empty = np.flatnonzero([v.state == "empty" and v.note != STRUCK_THROUGH for v in verdicts])
     if taken:
         look, limit = empty, CLOSE_EMPTY_DOUBT
@@ -1080,18 +1101,14 @@ def _crossed_seen_close(verdicts: list[BoxVerdict], located: LocatedInputs,
     return out
 
 
-def _empty_seen_close(verdicts: list[BoxVerdict], located: LocatedInputs) -> list[BoxVerdict]:
-    """The verdicts with every box doubted for its mark while the networks
-    lean empty taken as empty (CLOSE_EMPTY) where the close look reads it
-    CLOSE_EMPTY_P or less in every mirrored view and TURNED_MEMBER reads
-    no cross; none on a sheet with MANY_DOUBTFUL doubtful boxes or more."""
-    if _too_doubtful(verdicts):
-        return verdicts
-    ask = np.flatnonzero([v.state == "uncertain" and v.note == DOUBTFUL_MARK and v.lean == "empty"
-                          for v in verdicts])
+def _empty_seen_close(verdicts: list[BoxVerdict], located: LocatedInputs, ask: np.ndarray,
+                      most: np.ndarray) -> list[BoxVerdict]:
+    """The verdicts with each box of ``ask`` (doubted for its mark while the
+    networks lean empty) taken as empty (CLOSE_EMPTY) where the close look
+    reads it CLOSE_EMPTY_P or less in every mirrored view (``most``, its
+    highest view) and TURNED_MEMBER reads no cross."""
     if not len(ask):
         return verdicts
-    most = close_look().crossed_views(located.close_look(ask)).max(axis=0)
     turned = box_classifier().each_probability(located.inputs[ask])[MEMBERS.index(TURNED_MEMBER)]
     out = list(verdicts)
     for i, value, turned_p in zip(ask, most, turned):
