@@ -104,14 +104,16 @@ def fit_sheet(group: MarkerGroup, size_mm: tuple[float, float]) -> SheetFit:
         # corners that one does meet can leave a marker out entirely, the fit
         # far from it: a hard independent table photo (seed 95, photo 13: a
         # sheet bent 2.6 mm, tilted 35 degrees) kept two corners each of two
-        # markers and missed the third by 50 px, 15 mm there; its boxes were
-        # read a column off and the sheet doubted whole. Over the 6,933
+        # markers and all four of a third, and missed the fourth by 50 px,
+        # 15 mm there; its boxes were read a column off and the sheet
+        # doubted whole. Over the 6,933
         # sheets of the benchmark sets the fit to all corners met every found
         # marker within a quarter of its side (2.3 mm), so a fit missing one
         # by more is bent paper, not a misplaced marker. Refitted from 6 mm
         # (the box search's reach), 6 sheets of 10,496 read differently: 3
         # more exactly (this one, two table sheets no longer doubting a box),
-        # one more box doubted on a sheet in review, and one box read wrong
+        # one box more doubted on a sheet in review, one less on a sheet
+        # doubted whole either way, and one box read wrong
         # on a sheet in review (independent table 71, photo 18: an empty red
         # 12 among small bold red crosses, doubted before only because the
         # fit was 73 px off at that corner). Refitted from 2.3 mm, 13 sheets
