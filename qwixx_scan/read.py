@@ -1112,12 +1112,16 @@ def _empty_seen_close(verdicts: list[BoxVerdict], located: LocatedInputs, ask: n
     networks lean empty) taken as empty (CLOSE_EMPTY) where the close look
     reads it CLOSE_EMPTY_P or less in every mirrored view (``most``, its
     highest view) and TURNED_MEMBER reads no cross."""
+    read_empty = most <= CLOSE_EMPTY_P
+    ask, most = ask[read_empty], most[read_empty]
     if not len(ask):
         return verdicts
+    # the networks are asked again only about these few boxes, not kept
+    # for every box from the sheet's first reading
     turned = box_classifier().each_probability(located.inputs[ask])[MEMBERS.index(TURNED_MEMBER)]
     out = list(verdicts)
     for i, value, turned_p in zip(ask, most, turned):
-        if value <= CLOSE_EMPTY_P and turned_p < TURNED_MEMBER_CROSSED_P:
+        if turned_p < TURNED_MEMBER_CROSSED_P:
             out[i] = replace(verdicts[i], state="empty", confidence=round(1 - float(value), 3),
                              note=CLOSE_EMPTY, lean="")
     return out

@@ -147,7 +147,7 @@ def refit_sheet(group: MarkerGroup, size_mm: tuple[float, float],
     if h is None:
         raise ValueError("the points do not fit a sheet")
     side = float(np.mean([hit.side_px for hit in group.hits.values()]))
-    px_per_mm = side / 9.0
+    px_per_mm = side / MARKER_MM
     projected = cv2.perspectiveTransform(mm.reshape(-1, 1, 2), h).reshape(-1, 2)
     error_px = float(np.sqrt(np.mean(np.sum((projected - px) ** 2, axis=1))))
     return SheetFit(h, error_px / px_per_mm, px_per_mm, len(group.hits))
