@@ -7,6 +7,7 @@ empty (read.CLOSE_EMPTY_P)."""
 from __future__ import annotations
 
 import pytest
+from benchmarks.scan_benchmark import nearest_same_sheet
 from scan_support import independent_photo, independent_photo_sheet
 
 from qwixx_scan.read import CLOSE_CROSSED, CLOSE_DOUBTED, CLOSE_EMPTY, DARKER_CROSSED
@@ -153,3 +154,36 @@ def test_a_turned_x_the_close_look_reads_empty_stays_doubtful():
     wrong, uncertain, _ = run_sheet(7090013, "turned-x", {})
     assert wrong == []
     assert {"yellow-8", "blue-3"} <= set(uncertain)
+
+
+def test_a_hook_a_deciding_network_is_sure_of_stays_doubtful_though_empty_close_up(tmp_path):
+    # Every photo hard, independent seed 130, photo 2: a small black slash
+    # curled into a hook under the blue 12. ``c`` read it crossed (0.97),
+    # ``b`` and ``d`` empty, the close look empty (0.2): taken as empty, the
+    # sheet came out ok with a wrong score. A decider sure of a cross keeps
+    # the toss-up doubtful.
+    sheet, expected = independent_photo_sheet(tmp_path, 130, 2, 1.0)
+    assert "blue-12" in expected["marked"]
+    assert sheet.verdicts["blue-12"].state == "uncertain"
+    assert sheet.status == "review"
+    assert {b for b, v in sheet.verdicts.items() if v.state == "crossed"} <= set(expected["marked"])
+
+
+def test_a_sheet_whose_crosses_hold_less_ink_than_its_empty_boxes_is_faint(tmp_path):
+    # Every photo hard, independent table seed 101, photo 11: four sheets in
+    # a third of the usual light, grainy. One player's light pencil slashes
+    # hold no more ink than the grain puts in every empty box; the networks
+    # read the green 8's empty (0.024), and the sheet came out ok with a
+    # wrong score. Its crosses show less ink and darken less paper than
+    # most empty boxes: a faint sheet, whose empty verdicts are doubted.
+    result, truth = independent_photo(tmp_path, 101, 11, 1.0, table=True)
+    assert result.error is None and len(result.sheets) == len(truth["sheets"]) == 4
+    (want,) = [t for t in truth["sheets"] if t["style"]["kind"] == "slash"]
+    assert want["style"]["ink"] == "pencil" and "green-8" in want["marked"]
+    found = [s.to_json() for s in result.sheets]
+    sheet = result.sheets[found.index(nearest_same_sheet(want, list(found)))]
+    assert sheet.verdicts["green-8"].state == "uncertain"
+    assert sheet.status == "review"
+    for other in result.sheets:  # no sheet of the photo ok with a wrong score
+        if other.status == "ok":
+            assert any(set(other.marked) == set(t["marked"]) for t in truth["sheets"])
