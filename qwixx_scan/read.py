@@ -903,8 +903,8 @@ def _faint_crosses(crossed_p: np.ndarray, ink_mm2: np.ndarray, darkened: np.ndar
     crossed, empty = crossed_p >= CROSSED_P, crossed_p <= EMPTY_P
     if not crossed.any():
         return False
-    ink_floor = float(np.median(ink_mm2[empty])) if empty.any() else 0.0
-    floor = float(np.median(darkened[empty])) if empty.any() else 0.0
+    ink_floor, floor = ((float(np.median(ink_mm2[empty])), float(np.median(darkened[empty])))
+                        if empty.any() else (0.0, 0.0))
     thin = crossed & (ink_mm2 < FAINT_MARK_MM2)
     below_empty = crossed & (ink_mm2 < ink_floor) & (darkened < floor)
     return bool(np.any(darkened[thin] < floor + FAINT_DARK_PX) or below_empty.any())

@@ -119,3 +119,24 @@ def verdict_of(*evidence, **more) -> BoxVerdict:
     """:func:`qwixx_scan.read.decide`'s verdict on one box, whose evidence is
     given as :class:`qwixx_scan.read.BoxEvidence`'s fields."""
     return decide(BoxEvidence(*evidence, **more))
+
+
+def sheet_read_at(result, want: dict):
+    """The scanner's sheet of a photo that lies where the truth's sheet
+    ``want`` lies (the nearest centre): table photos may hold several
+    sheets of one layout and letter."""
+    centre = np.mean(want["corners_px"], axis=0)
+    return min(result.sheets,
+               key=lambda s: np.linalg.norm(np.mean(s.corners_px, axis=0) - centre))
+
+
+def no_sheet_sure_of_a_wrong_score(result, truth) -> None:
+    """Every sheet of a table photo that comes out ``ok`` is read exactly
+    (its truth found by letter, or, for sheets without one, by its marks)."""
+    for sheet in result.sheets:
+        if sheet.sheet.letter:
+            (want,) = [t for t in truth["sheets"] if t["letter"] == sheet.sheet.letter]
+        else:
+            want = min(truth["sheets"], key=lambda t: len(set(sheet.marked) ^ set(t["marked"])))
+        if sheet.status == "ok":
+            assert set(sheet.marked) == set(want["marked"])

@@ -9,7 +9,8 @@ import cv2
 import numpy as np
 import pytest
 from scan_support import (SHEET_PPM, cover, flat_sheet, independent_photo,
-                          independent_photo_sheet, photo, placement, write_jpeg)
+                          independent_photo_sheet, no_sheet_sure_of_a_wrong_score, photo,
+                          placement, sheet_read_at, write_jpeg)
 
 from qwixx_print.layout import load_layout
 from qwixx_scan.find import detect_markers, group_markers
@@ -311,7 +312,7 @@ def test_a_bent_sheet_the_tightest_fit_misses_is_fitted_to_every_corner(tmp_path
     assert result.error is None and len(result.sheets) == len(truth["sheets"]) == 5
     for expected in truth["sheets"]:
         found = np.float64(expected["corners_px"])
-        sheet = min(result.sheets, key=lambda s: np.abs(np.float64(s.corners_px) - found).max())
+        sheet = sheet_read_at(result, expected)
         crossed = {b for b, v in sheet.verdicts.items() if v.state == "crossed"}
         marked = set(expected["marked"])
         assert crossed <= marked and marked - crossed <= set(sheet.uncertain)
@@ -436,7 +437,7 @@ def test_an_evened_out_sheet_with_only_a_penalty_box_astray_is_read(tmp_path):
     sheet, want = _lettered_sheet(result, truth, "E")
     assert sheet.uncertain == []
     assert set(sheet.marked) == set(want["marked"]) and sheet.status == "ok"
-    _no_sheet_sure_of_a_wrong_score(result, truth)
+    no_sheet_sure_of_a_wrong_score(result, truth)
 
 
 def test_a_small_dim_table_sheet_seen_by_two_markers_is_found(tmp_path):
@@ -448,7 +449,7 @@ def test_a_small_dim_table_sheet_seen_by_two_markers_is_found(tmp_path):
     # its two near markers place them, one is found and the sheet read.
     result, truth = independent_photo(tmp_path, 84, 33, table=True)
     assert result.problems == [] and len(result.sheets) == len(truth["sheets"]) == 4
-    _no_sheet_sure_of_a_wrong_score(result, truth)
+    no_sheet_sure_of_a_wrong_score(result, truth)
 
 
 def test_a_bend_that_would_squeeze_the_rows_together_is_not_taken(tmp_path):
@@ -461,12 +462,10 @@ def test_a_bend_that_would_squeeze_the_rows_together_is_not_taken(tmp_path):
     # found nearer reads the sheet exactly.
     result, truth = independent_photo(tmp_path, 65, 31, 1.0, table=True)
     (want,) = [t for t in truth["sheets"] if t["style"]["width_mm"] > 1.0]
-    centre = np.mean(want["corners_px"], axis=0)
-    sheet = min(result.sheets,
-                key=lambda s: np.linalg.norm(np.mean(s.corners_px, axis=0) - centre))
+    sheet = sheet_read_at(result, want)
     assert sheet.uncertain == []
     assert set(sheet.marked) == set(want["marked"]) and sheet.status == "ok"
-    _no_sheet_sure_of_a_wrong_score(result, truth)
+    no_sheet_sure_of_a_wrong_score(result, truth)
 
 
 @pytest.mark.parametrize("seed, index", [(8, 133), (10, 134), (12, 105), (18, 7), (13, 61),
@@ -619,7 +618,7 @@ def test_a_pencil_check_over_a_number_the_first_networks_read_empty_is_shown_to_
     assert (sheet.verdicts["yellow-10"].state, sheet.verdicts["yellow-10"].note) == (
         "crossed", CLOSE_CROSSED)
     assert set(sheet.marked) == set(want["marked"]) and sheet.status == "ok"
-    _no_sheet_sure_of_a_wrong_score(result, truth)
+    no_sheet_sure_of_a_wrong_score(result, truth)
 
 
 def test_a_light_pencil_fill_the_networks_read_empty_is_taken_like_the_players_others(
@@ -639,7 +638,7 @@ def test_a_light_pencil_fill_the_networks_read_empty_is_taken_like_the_players_o
     assert sheet.verdicts["yellow-7"].state == "crossed"
     assert sheet.verdicts["yellow-7"].settled == OWN_HATCHING_REASON
     assert [s.status for s in result.sheets] == ["ok"] * len(truth["sheets"])
-    _no_sheet_sure_of_a_wrong_score(result, truth)
+    no_sheet_sure_of_a_wrong_score(result, truth)
 
 
 def test_a_shadow_read_crossed_once_lit_from_around_is_doubtful(tmp_path):
@@ -660,7 +659,7 @@ def test_a_shadow_read_crossed_once_lit_from_around_is_doubtful(tmp_path):
     assert "red-9" not in want["marked"]
     assert sheet.verdicts["red-9"].state == "uncertain"
     assert sheet.verdicts["red-9"].note in (LIT_SHADOW, LIT_CROSSED)
-    _no_sheet_sure_of_a_wrong_score(result, truth)
+    no_sheet_sure_of_a_wrong_score(result, truth)
 
 
 def _doubted(sheet, box: str, note: str) -> None:
@@ -668,18 +667,6 @@ def _doubted(sheet, box: str, note: str) -> None:
     than to a guessed score."""
     assert (sheet.verdicts[box].state, sheet.verdicts[box].note) == ("uncertain", note)
     assert sheet.status == "review"
-
-
-def _no_sheet_sure_of_a_wrong_score(result, truth) -> None:
-    """Every sheet of a table photo that comes out ``ok`` is read exactly
-    (its truth found by letter, or, for sheets without one, by its marks)."""
-    for sheet in result.sheets:
-        if sheet.sheet.letter:
-            (want,) = [t for t in truth["sheets"] if t["letter"] == sheet.sheet.letter]
-        else:
-            want = min(truth["sheets"], key=lambda t: len(set(sheet.marked) ^ set(t["marked"])))
-        if sheet.status == "ok":
-            assert set(sheet.marked) == set(want["marked"])
 
 
 def _lettered_sheet(result, truth, letter):
@@ -713,7 +700,7 @@ def test_a_line_read_crossed_once_lit_with_little_of_a_pens_ink_is_doubtful(tmp_
     sheet, want = _table_sheet_of(result, truth, "fill", "red")
     assert "red-10" not in want["marked"]
     _doubted(sheet, "red-10", LIT_PEN_MARK)
-    _no_sheet_sure_of_a_wrong_score(result, truth)
+    no_sheet_sure_of_a_wrong_score(result, truth)
 
 
 def test_a_pens_fill_read_crossed_only_once_lit_is_doubtful(tmp_path):
@@ -780,7 +767,7 @@ def test_a_neighbours_stroke_one_network_doubts_is_not_read_as_a_sure_cross(tmp_
     sheet, want = _lettered_sheet(result, truth, "D")
     assert "yellow-11" not in want["marked"] and "yellow-10" in want["marked"]
     assert sheet.verdicts["yellow-11"].state == "uncertain" and sheet.status == "review"
-    _no_sheet_sure_of_a_wrong_score(result, truth)
+    no_sheet_sure_of_a_wrong_score(result, truth)
 
 
 def test_an_empty_box_of_a_pens_player_read_crossed_without_its_ink_is_doubtful(tmp_path):
@@ -797,7 +784,7 @@ def test_an_empty_box_of_a_pens_player_read_crossed_without_its_ink_is_doubtful(
     sheet, want = _lettered_sheet(result, truth, "D")
     assert "red-11" not in want["marked"]
     _doubted(sheet, "red-11", LIGHT_CROSS)
-    _no_sheet_sure_of_a_wrong_score(result, truth)
+    no_sheet_sure_of_a_wrong_score(result, truth)
 
 
 def test_a_box_read_crossed_narrowly_and_empty_in_a_mirrored_view_is_doubtful(tmp_path):
@@ -812,7 +799,7 @@ def test_a_box_read_crossed_narrowly_and_empty_in_a_mirrored_view_is_doubtful(tm
     sheet, want = _lettered_sheet(result, truth, "C")
     assert "blue-6" not in want["marked"]
     _doubted(sheet, "blue-6", NARROW_MIRRORED)
-    _no_sheet_sure_of_a_wrong_score(result, truth)
+    no_sheet_sure_of_a_wrong_score(result, truth)
 
 
 def test_a_flick_in_a_box_of_a_player_who_fills_boxes_is_doubtful(tmp_path):
@@ -827,7 +814,7 @@ def test_a_flick_in_a_box_of_a_player_who_fills_boxes_is_doubtful(tmp_path):
     sheet, want = _lettered_sheet(result, truth, "B")
     assert "red-10" not in want["marked"]
     _doubted(sheet, "red-10", LIGHT_CROSS)
-    _no_sheet_sure_of_a_wrong_score(result, truth)
+    no_sheet_sure_of_a_wrong_score(result, truth)
 
 
 def test_faint_crosses_in_a_noisy_photo_keep_their_sheet_faint(tmp_path):
