@@ -146,11 +146,15 @@ class CrossedReading:
     """Per box: P(crossed) (``p``, see :meth:`BoxClassifier.crossed_probability`),
     the deciding networks' median (``median``) and whether ``p`` is a toss-up
     only because a mirrored view doubted a cross one decider leaned against
-    (``mirrored_doubt``, see SPLIT)."""
+    (``mirrored_doubt``, see SPLIT); ``first_agreed_empty``: the boxes read
+    empty on the first networks' word (FIRST all agreed, see AGREED; an
+    inked one with d not leaning to a cross either, see PENCIL_LEAN), about
+    which no other network was asked."""
 
     p: np.ndarray
     median: np.ndarray
     mirrored_doubt: np.ndarray
+    first_agreed_empty: np.ndarray
 
 
 class BoxClassifier:
@@ -189,7 +193,7 @@ class BoxClassifier:
         PENCIL_LEAN)."""
         if len(inputs) == 0:
             return CrossedReading(np.zeros(0, np.float32), np.zeros(0, np.float32),
-                                  np.zeros(0, bool))
+                                  np.zeros(0, bool), np.zeros(0, bool))
         blob = np.ascontiguousarray(inputs, np.float32)
         p = self._first.probabilities(blob)
         crossed, empty = p.min(axis=0) >= AGREED, p.max(axis=0) <= 1 - AGREED
@@ -226,7 +230,7 @@ class BoxClassifier:
             split = split[doubted]
         mirrored_doubt = np.zeros(len(out), bool)
         mirrored_doubt[split] = True
-        return CrossedReading(out, median, mirrored_doubt)
+        return CrossedReading(out, median, mirrored_doubt, empty)
 
     def _mirrored_look(self, blob: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """P(crossed) and the deciders' median for boxes the networks are

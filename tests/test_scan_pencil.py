@@ -184,3 +184,20 @@ def test_a_sheet_whose_crosses_hold_less_ink_than_its_empty_boxes_is_faint(tmp_p
     assert sheet.verdicts["green-8"].state == "uncertain"
     assert sheet.status == "review"
     no_sheet_sure_of_a_wrong_score(result, truth)
+
+
+def test_a_fill_evening_out_took_for_shade_is_doubted_when_looked_at_closer(tmp_path):
+    # Independent seed 135, photo 76 (hard: a shadow band, 27 degrees of
+    # tilt, a thumb over a marker): a player filling boxes in pencil; the
+    # fill over red 9 is so even that evening out the light took it all for
+    # shade (no ink left), and it read empty at 0.007 while two networks
+    # leaned toward a cross (0.32, 0.28): the sheet came out ok with a
+    # wrong score (173, truly 193). Close up it reads crossed in three views.
+    sheet, expected = independent_photo_sheet(tmp_path, 135, 76)
+    assert expected["style"] == expected["style"] | {"kind": "fill", "ink": "pencil"}
+    assert "red-9" in expected["marked"]
+    assert (sheet.verdicts["red-9"].state, sheet.verdicts["red-9"].note) == ("uncertain",
+                                                                              CLOSE_DOUBTED)
+    assert sheet.status == "review"
+    assert {b for b, v in sheet.verdicts.items() if v.state == "crossed"} == (
+        set(expected["marked"]) - {"red-9"})
