@@ -549,7 +549,8 @@ CLOSE_HATCHING_COVER = 0.2
 CLOSE_HATCHED_DOUBT = 0.7
 #: On a pencil player's sheet, a box read empty that some first network
 #: (box_model.FIRST) leaned toward a cross, so that not all were agreed on
-#: empty, is looked at closer, and doubted (CLOSE_DOUBTED) where two views
+#: empty (or, holding ink, that ``d`` leaned toward one: box_model.PENCIL_LEAN),
+#: is looked at closer, and doubted (CLOSE_DOUBTED) where two views
 #: or more read CLOSE_DISPUTED_DOUBT or more. Fresh independent seed 135
 #: photo 76 (hard: a shadow band, 27 degrees of tilt, a thumb over a
 #: marker): a pencil fill over red 9 so even that evening out the light
@@ -1156,8 +1157,7 @@ def _disputed_empties_seen_close(verdicts: list[BoxVerdict], located: LocatedInp
     empty that the first networks did not all read empty
     (``first_agreed_empty`` false) doubted (CLOSE_DOUBTED) where the close
     look reads it crossed in two views or more (CLOSE_DISPUTED_DOUBT)."""
-    empty = np.array([v.state == "empty" and v.note not in (STRUCK_THROUGH, CLOSE_EMPTY)
-                      for v in verdicts], bool)
+    empty = np.array([v.state == "empty" and v.note != STRUCK_THROUGH for v in verdicts], bool)
     look = np.flatnonzero(empty & ~first_agreed_empty)
     if not len(look):
         return verdicts
