@@ -1136,19 +1136,17 @@ def _crossed_seen_close(verdicts: list[BoxVerdict], located: LocatedInputs, ask:
     sheets at hand most boxes read empty are such)."""
     taken = bool((least >= CLOSE_CROSSED_P).any())
     out = _taken_as_crossed(verdicts, ask, least, CLOSE_CROSSED_P, CLOSE_CROSSED)
-    empty = np.flatnonzero([v.state == "empty" and v.note != STRUCK_THROUGH for v in verdicts])
+    empty = np.flatnonzero(_read_empty_unstruck(verdicts))
     if taken:
         look, limit = empty, CLOSE_EMPTY_DOUBT
     elif hatcher_shade is not None:
         look, limit = empty[hatcher_shade[empty] >= FAINT_DARK_PX], CLOSE_HATCHED_DOUBT
     else:
         return out
-    if len(look):
-        most = close_look().crossed_views(located.close_look(look)).max(axis=0)
-        for i in look[most >= limit]:
-            out[i] = replace(verdicts[i], state="uncertain", confidence=0.3, note=CLOSE_DOUBTED,
-                             lean="empty")
-    return out
+    if not len(look):
+        return out
+    most = close_look().crossed_views(located.close_look(look)).max(axis=0)
+    return _doubted_close_up(out, look[most >= limit])
 
 
 def _disputed_empties_seen_close(verdicts: list[BoxVerdict], located: LocatedInputs,
@@ -1157,13 +1155,24 @@ def _disputed_empties_seen_close(verdicts: list[BoxVerdict], located: LocatedInp
     empty that the first networks did not all read empty
     (``first_agreed_empty`` false) doubted (CLOSE_DOUBTED) where the close
     look reads it crossed in two views or more (CLOSE_DISPUTED_DOUBT)."""
-    empty = np.array([v.state == "empty" and v.note != STRUCK_THROUGH for v in verdicts], bool)
-    look = np.flatnonzero(empty & ~first_agreed_empty)
+    look = np.flatnonzero(_read_empty_unstruck(verdicts) & ~first_agreed_empty)
     if not len(look):
         return verdicts
     second = np.sort(close_look().crossed_views(located.close_look(look)), axis=0)[-2]
+    return _doubted_close_up(verdicts, look[second >= CLOSE_DISPUTED_DOUBT])
+
+
+def _read_empty_unstruck(verdicts: list[BoxVerdict]) -> np.ndarray:
+    """Per box, whether it is read empty without a line through a skipped
+    number (STRUCK_THROUGH, a positive sign of an empty box)."""
+    return np.array([v.state == "empty" and v.note != STRUCK_THROUGH for v in verdicts], bool)
+
+
+def _doubted_close_up(verdicts: list[BoxVerdict], boxes: np.ndarray) -> list[BoxVerdict]:
+    """The verdicts with each box of ``boxes`` (read empty) doubted: looked at
+    closer, it may be crossed (CLOSE_DOUBTED)."""
     out = list(verdicts)
-    for i in look[second >= CLOSE_DISPUTED_DOUBT]:
+    for i in boxes:
         out[i] = replace(verdicts[i], state="uncertain", confidence=0.3, note=CLOSE_DOUBTED,
                          lean="empty")
     return out
@@ -1216,7 +1225,7 @@ def _doubt_empties_of_a_doubtful_sheet(verdicts: list[BoxVerdict]) -> list[BoxVe
     if not _too_doubtful(verdicts):
         return verdicts
     return [replace(v, state="uncertain", confidence=0.3, note=DOUBTFUL_SHEET, lean="empty")
-            if v.state == "empty" and v.note != STRUCK_THROUGH else v for v in verdicts]
+            if unstruck else v for v, unstruck in zip(verdicts, _read_empty_unstruck(verdicts))]
 
 
 def _settle_by_own_marks(verdicts: list[BoxVerdict], inputs: np.ndarray, ink_mm2: np.ndarray,
