@@ -280,6 +280,14 @@ class BoxClassifier:
         blob = np.ascontiguousarray(inputs, np.float32)
         return self._every(blob)
 
+    def pencil_probability(self, inputs: np.ndarray) -> np.ndarray:
+        """P(crossed) by ``d`` alone, the network that learned the most pencil
+        marks (see PENCIL_LEAN), for each box of ``inputs``."""
+        if len(inputs) == 0:
+            return np.zeros(0, np.float32)
+        blob = np.ascontiguousarray(inputs, np.float32)
+        return self._late.probabilities(blob)[_LATE_PENCIL_ROW]
+
     def turned_probability(self, inputs: np.ndarray) -> np.ndarray:
         """P(crossed) by the deciding networks for ``inputs`` turned half round
         (print and marks turned together). They learned mirrored boxes too, so

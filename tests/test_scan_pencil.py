@@ -10,7 +10,8 @@ import pytest
 from scan_support import (independent_photo, independent_photo_sheet,
                           no_sheet_sure_of_a_wrong_score, sheet_read_at)
 
-from qwixx_scan.read import CLOSE_CROSSED, CLOSE_DOUBTED, CLOSE_EMPTY, DARKER_CROSSED
+from qwixx_scan.read import (CHAIN_RING_DOUBTED, CLOSE_CROSSED, CLOSE_DOUBTED, CLOSE_EMPTY,
+                             DARKER_CROSSED)
 
 
 def _read_exactly(sheet, expected) -> None:
@@ -201,3 +202,32 @@ def test_a_fill_evening_out_took_for_shade_is_doubted_when_looked_at_closer(tmp_
     assert sheet.status == "review"
     assert {b for b, v in sheet.verdicts.items() if v.state == "crossed"} == (
         set(expected["marked"]) - {"red-9"})
+
+
+def test_pencil_circles_following_the_printed_chain_rings_are_doubted(tmp_path):
+    # Independent hard seed 142, photo 69 (28 degrees of tilt, a shadow
+    # band, JPEG quality 44): a pencil player circling numbers; the circles
+    # round both ends of the green 5 - blue 5 chain follow the printed rings
+    # so closely that the first networks read them empty (0.005 at most), so
+    # the chain looked whole and the sheet came out ok with a wrong score
+    # (90, truly 104). Only d leans toward a cross (0.44, 0.51).
+    sheet, expected = independent_photo_sheet(tmp_path, 142, 69, hard_share=1.0)
+    assert expected["style"] == expected["style"] | {"kind": "circle", "ink": "pencil"}
+    assert {"green-5", "blue-5"} <= set(expected["marked"])
+    for box in ("green-5", "blue-5"):
+        assert (sheet.verdicts[box].state, sheet.verdicts[box].note) == ("uncertain",
+                                                                          CHAIN_RING_DOUBTED)
+    assert sheet.status == "review"
+    assert set(sheet.marked) == set(expected["marked"]) - {"green-5", "blue-5"}
+
+
+def test_a_chain_ring_doubt_the_rules_settle_as_empty_leaves_the_sheet_ok(tmp_path):
+    # Independent seed 109, photo 136: a pencil player's empty blue 5, a
+    # chain end, that d alone reads 0.85; its chain's other end, green 5, is
+    # plainly empty, so the rules settle the doubt as empty again and the
+    # sheet is read exactly, ok.
+    sheet, expected = independent_photo_sheet(tmp_path, 109, 136)
+    assert expected["style"]["ink"] == "pencil"
+    assert not {"green-5", "blue-5"} & set(expected["marked"])
+    assert [(s.box_id, s.state, s.by) for s in sheet.settled] == [("blue-5", "empty", "rules")]
+    _read_exactly(sheet, expected)
