@@ -11,7 +11,7 @@ from scan_support import (independent_photo, independent_photo_sheet,
                           no_sheet_sure_of_a_wrong_score, sheet_read_at)
 
 from qwixx_scan.read import (CHAIN_RING_DOUBTED, CLOSE_CROSSED, CLOSE_DOUBTED, CLOSE_EMPTY,
-                             DARKER_CROSSED)
+                             DARKER_CROSSED, FAINT_DOUBT)
 
 
 def _read_exactly(sheet, expected) -> None:
@@ -231,3 +231,29 @@ def test_a_chain_ring_doubt_the_rules_settle_as_empty_leaves_the_sheet_ok(tmp_pa
     assert not {"green-5", "blue-5"} & set(expected["marked"])
     assert [(s.box_id, s.state, s.by) for s in sheet.settled] == [("blue-5", "empty", "rules")]
     _read_exactly(sheet, expected)
+
+
+def test_a_faint_sheet_clean_when_looked_at_closer_loses_its_faint_doubts(tmp_path):
+    # Independent hard seed 110, photo 89: light pencil slashes, some holding
+    # so little ink that every empty box with a trace of a mark was doubted
+    # (green 4); close up every box not read crossed reads 0.05 or less in
+    # every view, so the doubt is taken as empty and the sheet read exactly.
+    sheet, expected = independent_photo_sheet(tmp_path, 110, 89, hard_share=1.0)
+    assert expected["style"]["ink"] == "pencil"
+    assert "green-4" not in expected["marked"]
+    assert (sheet.verdicts["green-4"].state, sheet.verdicts["green-4"].note) == ("empty",
+                                                                              CLOSE_EMPTY)
+    _read_exactly(sheet, expected)
+
+
+def test_a_faint_sheet_hiding_a_mark_keeps_its_faint_doubts(tmp_path):
+    # Independent hard seed 140, photo 102: a tiny light pencil X over
+    # yellow 4 that every network reads empty (0.004 at most); the sheet's
+    # one doubt, an empty blue 12, reads empty close up, but the X does not
+    # (0.6 in one view), so the sheet stays in review rather than ok with
+    # a wrong score.
+    sheet, expected = independent_photo_sheet(tmp_path, 140, 102, hard_share=1.0)
+    assert "yellow-4" in expected["marked"] and "blue-12" not in expected["marked"]
+    assert (sheet.verdicts["blue-12"].state, sheet.verdicts["blue-12"].note) == ("uncertain",
+                                                                              FAINT_DOUBT)
+    assert sheet.status == "review"
