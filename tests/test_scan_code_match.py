@@ -15,6 +15,7 @@ from qwixx_scan.identify import (
     CODE_PX_PER_MM,
     KnownSheets,
     _decode_in_place,
+    _straightened_by_finders,
     code_modules,
     match_known_code,
     match_known_code_picture,
@@ -199,3 +200,49 @@ def test_a_code_where_the_fit_puts_it_is_decoded_without_the_detector():
     # a code elsewhere in the crop is left to the detector, not misread
     crop = code_crop(TREDEN_B.code_payload, blur=1.0, seed=4, offset=(margin + 30, margin + 24))
     assert _decode_in_place(crop, code_mm, n) in (None, TREDEN_B.code_payload)
+
+
+def askew(crop: np.ndarray, *, turn_deg: float, scale: float) -> np.ndarray:
+    """``crop`` turned and scaled about its middle: a code the sheet's fit puts
+    a little off in angle and size (a bent sheet, a steep view)."""
+    middle = (crop.shape[1] / 2, crop.shape[0] / 2)
+    turn = cv2.getRotationMatrix2D(middle, turn_deg, scale)
+    return cv2.warpAffine(crop, turn, crop.shape[::-1], flags=cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+def code_in_place(payload: str, seed: int) -> np.ndarray:
+    """``code_crop`` with the code where the fit puts it (CODE_MARGIN_MM in)."""
+    margin = round(CODE_MARGIN_MM * CODE_PX_PER_MM)
+    return code_crop(payload, blur=1.0, seed=seed, offset=(margin, margin))
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_code_seen_turned_and_smaller_than_the_fit_says_is_recognised_once_straightened(seed):
+    code_mm = TREDEN_B.furniture.code.w
+    n = code_modules(TREDEN_B.code_payload).shape[0]
+    crop = askew(code_in_place(TREDEN_B.code_payload, seed), turn_deg=4.0, scale=0.93)
+    assert match_known_code(crop, candidates(), code_px=CODE_PX) is None
+    straight = _straightened_by_finders(crop, code_mm, n)
+    assert straight is not None
+    assert match_known_code(straight, candidates(), code_px=CODE_PX) == TREDEN_B.code_payload
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_straightened_code_that_is_not_known_is_never_taken_for_a_known_one(seed):
+    code_mm = TREDEN_B.furniture.code.w
+    n = code_modules(TREDEN_B.code_payload).shape[0]
+    other_version = TREDEN_B.code_payload[:-8] + "0BADF00D"
+    crop = askew(code_in_place(other_version, seed), turn_deg=-3.0, scale=1.06)
+    straight = _straightened_by_finders(crop, code_mm, n)
+    assert straight is not None
+    assert match_known_code(straight, candidates(), code_px=CODE_PX) is None
+    # the decoder reads it as what it is, for the layout check to refuse
+    assert _decode_in_place(straight, code_mm, n) in (None, other_version)
+
+
+def test_paper_without_finder_patterns_is_not_straightened():
+    code_mm = TREDEN_B.furniture.code.w
+    n = code_modules(TREDEN_B.code_payload).shape[0]
+    paper = np.full((CODE_PX + 96, CODE_PX + 96), 180, np.uint8)
+    assert _straightened_by_finders(paper, code_mm, n) is None
