@@ -583,10 +583,12 @@ CLOSE_DISPUTED_DOUBT = 0.8
 #: and one crossed (hard seed 120 photo 8's green 4, 0.64, its chain
 #: broken); on pens' sheets 1 of 5,130 (0.44, empty), so they are not asked.
 CHAIN_RING_LEAN = 0.4
+CHAIN_RING_DOUBTED = "read empty, but a pencil mark may follow its printed chain ring"
 #: On a pencil player's sheet whose crosses can be very faint (FAINT_DOUBT),
-#: every box not read crossed is looked at closer; where each of them, doubted or not,
-#: reads FAINT_CLOSE_EMPTY_P or less in every view, nothing faint hides on
-#: the sheet and its faint doubts are taken as empty (CLOSE_EMPTY), unless
+#: every box not read crossed is looked at closer; where each of them,
+#: doubted or not, reads FAINT_CLOSE_EMPTY_P or less in every view, nothing
+#: faint hides on the sheet and its faint doubts are taken as empty
+#: (:func:`_empty_seen_close`: CLOSE_EMPTY), unless
 #: TURNED_MEMBER or a decider reads a cross (TURNED_MEMBER_CROSSED_P, as
 #: for CLOSE_EMPTY). Only the whole sheet so clean will do: the faint doubts
 #: also keep in review a sheet where a faint mark went unseen by every
@@ -606,7 +608,6 @@ CHAIN_RING_LEAN = 0.4
 #: sets at hand (10,443 sheets): 26 sheets lost faint doubts, 19 more read
 #: exactly, no box read wrong more, none ``ok`` and wrong.
 FAINT_CLOSE_EMPTY_P = 0.05
-CHAIN_RING_DOUBTED = "read empty, but a pencil mark may follow its printed chain ring"
 #: A box read crossed only once lit from around it is doubtful where the
 #: networks, shown it as it is, lean empty (their median below LIT_VOTE)
 #: and its paper is darkened (own_marks.darkened_pixels) over more than
@@ -1214,10 +1215,9 @@ def _disputed_empties_seen_close(verdicts: list[BoxVerdict], located: LocatedInp
 def _faint_doubts_seen_close(verdicts: list[BoxVerdict],
                              located: LocatedInputs) -> list[BoxVerdict]:
     """The verdicts with the boxes doubted because the player's crosses can be
-    very faint (FAINT_DOUBT) taken as empty (CLOSE_EMPTY), where the close
-    look reads every box not read crossed, doubted or not, FAINT_CLOSE_EMPTY_P
-    or less in every view, and neither TURNED_MEMBER nor a decider reads a
-    cross in a faint doubt."""
+    very faint (FAINT_DOUBT) taken as empty as by :func:`_empty_seen_close`,
+    where the close look reads every box not read crossed, doubted or not,
+    FAINT_CLOSE_EMPTY_P or less in every view."""
     faint = np.array([v.state == "uncertain" and v.note == FAINT_DOUBT for v in verdicts], bool)
     if not faint.any() or _too_doubtful(verdicts):
         return verdicts
@@ -1226,14 +1226,7 @@ def _faint_doubts_seen_close(verdicts: list[BoxVerdict],
     if most.max() > FAINT_CLOSE_EMPTY_P:
         return verdicts
     doubts = np.flatnonzero(faint[look])
-    each = box_classifier().each_probability(located.inputs[look[doubts]])
-    sure = each[[MEMBERS.index(m) for m in TURNED_MEMBER + DECIDERS]].max(axis=0)
-    out = list(verdicts)
-    for i, value, sure_p in zip(look[doubts], most[doubts], sure):
-        if sure_p < TURNED_MEMBER_CROSSED_P:
-            out[i] = replace(verdicts[i], state="empty", confidence=round(1 - float(value), 3),
-                             note=CLOSE_EMPTY, lean="")
-    return out
+    return _empty_seen_close(verdicts, located, look[doubts], most[doubts])
 
 
 def _read_empty_unstruck(verdicts: list[BoxVerdict]) -> np.ndarray:
