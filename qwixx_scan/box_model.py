@@ -201,8 +201,7 @@ class BoxClassifier:
             # d alone may see a light pencil fill that the others read empty
             # (see PENCIL_LEAN): a box that holds ink is shown to it as well.
             ask = np.flatnonzero(empty & inked)
-            late = self._late.probabilities(np.ascontiguousarray(blob[ask]))
-            empty[ask[late[_LATE_PENCIL_ROW] >= PENCIL_LEAN]] = False
+            empty[ask[self.pencil_probability(blob[ask]) >= PENCIL_LEAN]] = False
         # Agreed boxes: the bound of the deciders' median on the side of doubt.
         deciding = p[self._first_deciders]
         out = np.where(crossed, deciding.min(axis=0), deciding.max(axis=0))

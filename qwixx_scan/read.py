@@ -1219,7 +1219,7 @@ def _faint_doubts_seen_close(verdicts: list[BoxVerdict],
     where the close look reads every box not read crossed, doubted or not,
     FAINT_CLOSE_EMPTY_P or less in every view."""
     faint = np.array([v.state == "uncertain" and v.note == FAINT_DOUBT for v in verdicts], bool)
-    if not faint.any() or _too_doubtful(verdicts):
+    if not faint.any():  # (asked by _seen_close only on a sheet not _too_doubtful)
         return verdicts
     look = np.flatnonzero(_read_empty_unstruck(verdicts) | faint)
     most = close_look().crossed_views(located.close_look(look)).max(axis=0)

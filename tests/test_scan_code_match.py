@@ -111,11 +111,12 @@ def test_blank_paper_is_no_code():
     assert match_known_code(paper, candidates(), code_px=CODE_PX) is None
 
 
-def read_crop(crop: np.ndarray) -> str | None:
+def read_crop(crop: np.ndarray, offset: tuple[int, int] = (40, 52)) -> str | None:
     """What read_code makes of ``crop`` (from code_crop) as the code area of a
-    treden B sheet, the fit putting the code where code_crop drew it."""
+    treden B sheet, the fit putting the code at ``offset`` (px; by default
+    where code_crop draws it)."""
     code = TREDEN_B.furniture.code
-    x, y = 40, 52  # code_crop's default offset, px
+    x, y = offset
     ppm = CODE_PX_PER_MM
     h = np.array([[ppm, 0, x - code.x * ppm], [0, ppm, y - code.y * ppm], [0, 0, 1]])
     fit = SheetFit(h, 0.0, ppm, 4)
@@ -144,11 +145,11 @@ def test_sharpening_never_turns_an_unknown_or_hidden_code_into_a_known_one():
 
 
 def table_crop(payload: str, *, seed: int, px_per_mm: float = 4.0, blur: float = 1.2,
-               quality: int = 45) -> np.ndarray:
+               quality: int = 45, offset: tuple[int, int] = (40, 52)) -> np.ndarray:
     """``code_crop`` as a whole-table photo shows it: the sheet at ``px_per_mm``
     (under 3 px per module), blurred, JPEG-compressed, then warped back up to
     CODE_PX_PER_MM as read_code does."""
-    sharp = code_crop(payload, blur=0.3, seed=seed)
+    sharp = code_crop(payload, blur=0.3, seed=seed, offset=offset)
     scale = px_per_mm / CODE_PX_PER_MM
     small = cv2.resize(sharp, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     small = cv2.GaussianBlur(small, (0, 0), blur)
@@ -248,27 +249,8 @@ def test_paper_without_finder_patterns_is_not_straightened():
     assert _straightened_by_finders(paper, code_mm, n) is None
 
 
-def table_code_in_place(payload: str, seed: int) -> np.ndarray:
-    """``table_crop``'s small, blurred, JPEG-spoilt code, where the fit puts it."""
-    sharp = code_in_place(payload, seed)
-    sharp = cv2.GaussianBlur(sharp, (0, 0), 0.3)
-    scale = 4.0 / CODE_PX_PER_MM
-    small = cv2.resize(sharp, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    small = cv2.GaussianBlur(small, (0, 0), 1.2)
-    _, jpeg = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, 45])
-    small = cv2.imdecode(jpeg, cv2.IMREAD_GRAYSCALE)
-    return cv2.resize(small, sharp.shape[::-1], interpolation=cv2.INTER_CUBIC)
-
-
-def read_in_place(crop: np.ndarray) -> str | None:
-    """What read_code makes of ``crop`` as the code area of a treden B sheet,
-    the fit putting the code CODE_MARGIN_MM in."""
-    code = TREDEN_B.furniture.code
-    ppm, margin = CODE_PX_PER_MM, round(CODE_MARGIN_MM * CODE_PX_PER_MM)
-    h = np.array([[ppm, 0, margin - code.x * ppm], [0, ppm, margin - code.y * ppm], [0, 0, 1]])
-    rect = (code.x, code.y, code.x + code.w, code.y + code.h)
-    return read_code(crop, SheetFit(h, 0.0, ppm, 4), rect, TREDEN_B.size_mm,
-                     known_payloads=candidates())
+#: Where the fit puts the code in read_code's crop (CODE_MARGIN_MM in), px.
+IN_PLACE = (round(CODE_MARGIN_MM * CODE_PX_PER_MM),) * 2
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -276,14 +258,15 @@ def test_a_small_blurred_code_seen_turned_is_recognised_as_a_picture_once_straig
     # A table sheet in a dark, noisy photo, its code turned 5 degrees and
     # smaller than the fit says: no module can be called, and as it lies
     # its picture matches no known code well enough.
-    crop = askew(table_code_in_place(TREDEN_B.code_payload, seed), turn_deg=5.0, scale=0.93)
+    crop = askew(table_crop(TREDEN_B.code_payload, seed=seed, offset=IN_PLACE), turn_deg=5.0,
+                 scale=0.93)
     assert match_known_code_picture(crop, candidates(), code_px=CODE_PX) is None
-    assert read_in_place(crop) == TREDEN_B.code_payload
+    assert read_crop(crop, IN_PLACE) == TREDEN_B.code_payload
 
 
 @pytest.mark.parametrize("seed", range(4))
 def test_a_small_turned_code_that_is_not_known_is_never_taken_for_a_known_one(seed):
     other_version = TREDEN_B.code_payload[:-8] + "0BADF00D"
-    crop = askew(table_code_in_place(other_version, seed), turn_deg=5.0, scale=0.93)
-    assert read_in_place(crop) in (None, other_version)
-    assert read_in_place(thumb_over(crop, 0.5)) in (None, other_version)
+    crop = askew(table_crop(other_version, seed=seed, offset=IN_PLACE), turn_deg=5.0, scale=0.93)
+    assert read_crop(crop, IN_PLACE) in (None, other_version)
+    assert read_crop(thumb_over(crop, 0.5), IN_PLACE) in (None, other_version)
