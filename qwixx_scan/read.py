@@ -52,7 +52,7 @@ from .locate import ASTRAY_SHEET_MATCH, MAX_ASTRAY
 from .own_marks import INNER, INNER_PX, MIN_CROSSES
 from .own_marks import LEAN as OWN_LEAN
 from .own_marks import darkened_pixels, hatches, like_own_crosses, paper_pixels
-from .skip_lines import crosses_with_strokes, lone_lines, paper_darkness, struck_through
+from .skip_lines import lone_lines, struck_through
 
 #: A box found away from where its neighbours put it is read at both places
 #: (see box_inputs.SECOND_PLACE_MM), but where its print was hardly seen at
@@ -886,11 +886,7 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
                    for i, v in enumerate(verdicts) if v.state == "uncertain"}
     look = [i for i, e in struck_ones.items() if decide(e).state != verdicts[i].state]
     if look:
-        # (too few crosses to tell how this player crosses: as if with strokes)
-        slashes = theirs is None or crosses_with_strokes(inputs[theirs])
-        sheet_paper = float(np.median(paper_darkness(inputs)))
-        for i, line in zip(look, struck_through(inputs[look], strokes_are_crosses=slashes,
-                                                sheet_paper=sheet_paper)):
+        for i, line in zip(look, struck_through(inputs[look])):
             if line:
                 verdicts[i] = decide(struck_ones[i])
     verdicts = [replace(v, found_at_mm=at) for v, at in zip(verdicts, found)]

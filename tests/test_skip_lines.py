@@ -40,12 +40,10 @@ def shade(image):
 
 def test_a_thin_flat_line_through_the_number_is_a_skip_line():
     c = INPUT_PX // 2
-    marks = (
+    struck = struck_through(boxes_with(
         line(c - 11, c, c + 11, c),  # flat through the number
-        line(c - 11, c + 3, c + 11, c - 2),  # tilted about 13 degrees the other way
+        line(c - 11, c + 3, c + 11, c - 2),  # tilted about 13 degrees the other way: too steep
         line(c - 10, c + 2, c + 10, c - 2),  # tilted about 11 degrees
-        line(c - 11, c + 4, c + 11, c - 4),  # tilted about 20 degrees
-        line(c - 11, c + 5, c + 11, c - 5),  # tilted about 24 degrees: too steep
         line(c - 11, c - 11, c + 11, c + 11),  # a slash
         lambda im: (line(c - 11, c - 11, c + 11, c + 11)(im),
                     line(c - 11, c + 11, c + 11, c - 11)(im)),  # an X
@@ -53,27 +51,8 @@ def test_a_thin_flat_line_through_the_number_is_a_skip_line():
         line(c - 11, c, c + 11, c, width=7),  # a thick band: a shadow's edge, a fill
         line(c - 3, c - 9, c + 3, c - 9),  # a short dash: a stray mark
         lambda im: (shade(im), line(c - 11, c, c + 11, c)(im)),  # shaded in, one stroke darker
-    )
-    assert struck_through(boxes_with(*marks)).tolist() == \
-        [True, True, True, True, False, False, False, False, False, False, False]
-    # A player who crosses with single strokes may draw one flatter than
-    # usual: only lines within MAX_TILT_DEG of flat are skip lines then.
-    assert struck_through(boxes_with(*marks), strokes_are_crosses=True).tolist() == \
-        [True, True, True, False, False, False, False, False, False, False, False]
-
-
-def test_a_skip_line_in_a_grainy_dim_photo_is_still_a_line():
-    # Grain all over the box and the whole box darker than the blank (a
-    # dim photo, a shadow) broke the line's shape pixel by pixel; along
-    # the band, against the box's own paper, it stands out.
-    c = INPUT_PX // 2
-    rng = np.random.default_rng(5)
-    boxes = boxes_with(line(c - 11, c + 1, c + 11, c - 1), lambda im: None)
-    boxes[:, :3] = np.clip(boxes[:, :3] * 0.9 + rng.normal(0, 0.06, boxes[:, :3].shape),
-                           0, 1)
-    assert struck_through(boxes, sheet_paper=0.1).tolist() == [True, False]
-    # (a box as dim as that on a bright sheet is shaded in, see SHADED_PAPER)
-    assert struck_through(boxes).tolist() == [False, False]
+    ))
+    assert struck.tolist() == [True, False, True, False, False, False, False, False, False]
 
 
 def test_a_box_struck_through_is_empty_unless_the_networks_lean_crossed():
@@ -227,17 +206,3 @@ def test_a_skip_line_rising_on_a_sheet_of_circles_is_not_scored_as_sure(tmp_path
     for sheet in result.sheets:  # no sheet sure of a wrong score
         want = min(truth["sheets"], key=lambda t: len(set(sheet.marked) ^ set(t["marked"])))
         assert sheet.status != "ok" or set(sheet.marked) == set(want["marked"])
-
-
-def test_a_skip_line_tilted_past_the_lone_line_shape_is_seen_as_a_straight_stroke(tmp_path):
-    # An independent photo (seed 135, photo 71): the line through the
-    # skipped green 11 of a player crossing with X's is tilted 14 degrees
-    # and broken by the digits; ``d`` alone leaned crossed (a toss-up
-    # leaning empty), and the sheet went to review for it. As a straight
-    # stroke through the middle on clean paper it is a skip line.
-    sheet, expected = independent_photo_sheet(tmp_path, 135, 71)
-    assert "green-11" in expected["skip_lined"] and "green-11" not in expected["marked"]
-    assert (sheet.verdicts["green-11"].state, sheet.verdicts["green-11"].note) == \
-        ("empty", STRUCK_THROUGH)
-    assert sheet.status == "ok"
-    assert {b for b, v in sheet.verdicts.items() if v.state == "crossed"} == set(expected["marked"])
