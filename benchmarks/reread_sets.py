@@ -1,7 +1,7 @@
 """Read benchmark sets again and say, sheet by sheet, what a change of the reader changed.
 
     python benchmarks/reread_sets.py DIR... --out NEW.jsonl [--jobs 2] [--against OLD.jsonl]
-    python benchmarks/reread_sets.py --tally NEW.jsonl [--against OLD.jsonl]
+    python benchmarks/reread_sets.py --tally NEW.jsonl [--against OLD.jsonl] [--doubts]
 
 A change to the reader (a rule, a threshold, tuned networks) moves
 borderline boxes either way, so it is judged on every set at hand read
@@ -15,7 +15,11 @@ sheets read exactly, wrong boxes, doubtful boxes, sheets wrong but ``ok``
 and sheets not read; then every sheet read wrong. With ``--against`` (a
 dump of the same photos by other code): the same tallies of that dump, and
 every sheet whose reading changed, with what was wrong or doubtful on
-either side. ``--tally`` prints from a dump without scanning.
+either side. ``--tally`` prints from a dump without scanning. ``--doubts``:
+every box left doubtful, by what the truth says it is (crossed, empty, a
+line through a skipped number, a stray dot) and why the reader doubted it
+(its verdict's note), with the sheets whose doubts are all of that one
+kind: what reading those boxes right would gain.
 
 Reading the independent generator's 2,785 sheets of seeds 55-66 and tables
 35-41 (2,080 photos) took about 9 minutes with 2 jobs on a 2-core machine.
@@ -59,6 +63,7 @@ def scan(photos: list[Path], jobs: int, out: Path) -> dict[str, dict]:
     shares = [photos[k::jobs] for k in range(jobs) if photos[k::jobs]]
     print(f"reading {len(photos)} photos in {len(shares)} processes ...", file=sys.stderr)
     results: dict[str, dict] = {}
+    whys: dict[str, list] = {}
     with tempfile.TemporaryDirectory() as scratch:
         # Each child writes to a file, not a pipe: a pipe read only after
         # the first child ends fills up and stalls the others.
@@ -76,13 +81,15 @@ def scan(photos: list[Path], jobs: int, out: Path) -> dict[str, dict]:
             for record in map(json.loads, log.read_text().splitlines()):
                 if "path" in record:
                     results[record["path"]] = record["result"]
+                    whys[record["path"]] = record.get("why", [])
     ordered = {str(p): results[str(p)] for p in photos}
     out.parent.mkdir(parents=True, exist_ok=True)
     handle, partial = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.")
     try:
         with os.fdopen(handle, "w") as stream:
             for path, result in ordered.items():
-                stream.write(json.dumps({"path": path, "result": result}) + "\n")
+                stream.write(json.dumps({"path": path, "result": result,
+                                         "why": whys[path]}) + "\n")
         Path(partial).replace(out)
     except BaseException:
         Path(partial).unlink(missing_ok=True)
@@ -92,11 +99,21 @@ def scan(photos: list[Path], jobs: int, out: Path) -> dict[str, dict]:
 
 def load(dump: Path) -> dict[str, dict]:
     """A dump's results by photo path."""
+    return {r["path"]: r["result"] for r in _records(dump)}
+
+
+def load_why(dump: Path) -> dict[str, list[dict[str, str]]]:
+    """A dump's notes of the doubtful boxes by photo path: per sheet read,
+    box -> why it is doubtful (empty in dumps written before they were kept)."""
+    return {r["path"]: r.get("why", []) for r in _records(dump)}
+
+
+def _records(dump: Path) -> list[dict]:
     try:
         lines = dump.read_text().splitlines()
     except OSError as exc:
         raise SystemExit(f"cannot read the dump {dump}: {exc.strerror}") from None
-    return {r["path"]: r["result"] for r in map(json.loads, lines)}
+    return list(map(json.loads, lines))
 
 
 def truth_of(path: str) -> dict:
@@ -139,6 +156,50 @@ def sheet_readings(path: str, result: dict) -> list[tuple[str, str, tuple]]:
     return out
 
 
+def doubt_kinds(results: dict[str, dict], whys: dict[str, list[dict[str, str]]]
+                ) -> tuple[Counter, Counter, Counter]:
+    """Every doubtful box by (what it truly is, why it was doubted): the boxes
+    of each kind, the sheets whose doubts are all of it and the sheets with
+    any of it."""
+    boxes: Counter = Counter()
+    alone: Counter = Counter()
+    anywhere: Counter = Counter()
+    for path, result in results.items():
+        why = whys.get(path) or [{} for _ in result["sheets"]]
+        unmatched = list(result["sheets"])
+        for want in truth_of(path)["sheets"]:
+            got = nearest_same_sheet(want, unmatched)
+            if got is None or not got["uncertain"]:
+                continue
+            notes = why[result["sheets"].index(got)]
+            kinds = {(_truly(want, box), notes.get(box, "").split(" (")[0] or "?")
+                     for box in got["uncertain"]}
+            boxes.update(Counter((_truly(want, box), notes.get(box, "").split(" (")[0] or "?")
+                                 for box in got["uncertain"]))
+            anywhere.update(kinds)
+            if len(kinds) == 1:
+                alone.update(kinds)
+    return boxes, alone, anywhere
+
+
+def _truly(want: dict, box: str) -> str:
+    if box in want["marked"]:
+        return "crossed"
+    if box in want.get("skip_lined", ()):
+        return "skip line"
+    if box in want.get("dots_in_boxes", ()):
+        return "dot"
+    return "empty"
+
+
+def print_doubts(results: dict[str, dict], whys: dict[str, list[dict[str, str]]]) -> None:
+    boxes, alone, anywhere = doubt_kinds(results, whys)
+    print(f"\ndoubtful boxes by what they are and why: boxes, sheets with only these, "
+          f"sheets with any\n{'boxes':>7s}{'only':>6s}{'any':>6s}  truly     why")
+    for kind, count in boxes.most_common():
+        print(f"{count:7d}{alone[kind]:6d}{anywhere[kind]:6d}  {kind[0]:9s} {kind[1]}")
+
+
 def changes(old: dict[str, dict], new: dict[str, dict]) -> list[str]:
     """Every sheet whose reading differs between two dumps of the same photos."""
     lines = []
@@ -166,6 +227,8 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--against", type=Path, help="a dump of the same photos to compare with")
     parser.add_argument("--tally", type=Path, help="print from this dump instead of scanning")
+    parser.add_argument("--doubts", action="store_true",
+                        help="also tally the doubtful boxes by what they are and why")
     args = parser.parse_args()
     if args.tally:
         new = load(args.tally)
@@ -184,6 +247,8 @@ def main() -> None:
         print("\nsheets read wrong (or not read):")
         for line in sorted(wrong, key=lambda line: "SILENT" not in line):
             print("  " + line)
+    if args.doubts:
+        print_doubts(new, load_why(args.tally or args.out))
     if old is not None:
         changed = changes(old, new)
         print(f"\nsheets read differently: {len(changed)}")

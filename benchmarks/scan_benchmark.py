@@ -115,8 +115,13 @@ def child_main(paths: list[str]) -> None:
         t1 = time.perf_counter()
         result = scan_photo(path, layouts=known)
         t2 = time.perf_counter()
+        # why each doubtful box is doubtful (the verdict's note), sheet by
+        # sheet: not in the scan's JSON, which benchmarks/reread_sets.py
+        # --doubts tallies
+        why = [{box: getattr(sheet.verdicts.get(box), "note", "") for box in sheet.uncertain}
+               for sheet in result.sheets]
         print(json.dumps({"path": path, "decode_s": decode_s, "scan_s": t2 - t1,
-                          "result": result.to_json()}), flush=True)
+                          "result": result.to_json(), "why": why}), flush=True)
     decoder.stdin.close()
     decoder.wait()
     print(json.dumps({"peak_mb": _peak_mb()}), flush=True)
