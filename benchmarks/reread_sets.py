@@ -58,8 +58,11 @@ def photos_in(folders: list[Path]) -> list[Path]:
     return photos
 
 
-def scan(photos: list[Path], jobs: int, out: Path) -> dict[str, dict]:
-    """Scan ``photos`` in ``jobs`` child processes; write their results to ``out``."""
+def scan(photos: list[Path], jobs: int, out: Path
+         ) -> tuple[dict[str, dict], dict[str, list[dict[str, str]]]]:
+    """Scan ``photos`` in ``jobs`` child processes; write their results to
+    ``out``. Returns them, and why their doubtful boxes are doubtful (see
+    :func:`read_dump`)."""
     shares = [photos[k::jobs] for k in range(jobs) if photos[k::jobs]]
     print(f"reading {len(photos)} photos in {len(shares)} processes ...", file=sys.stderr)
     results: dict[str, dict] = {}
@@ -94,26 +97,25 @@ def scan(photos: list[Path], jobs: int, out: Path) -> dict[str, dict]:
     except BaseException:
         Path(partial).unlink(missing_ok=True)
         raise
-    return ordered
+    return ordered, whys
 
 
 def load(dump: Path) -> dict[str, dict]:
     """A dump's results by photo path."""
-    return {r["path"]: r["result"] for r in _records(dump)}
+    return read_dump(dump)[0]
 
 
-def load_why(dump: Path) -> dict[str, list[dict[str, str]]]:
-    """A dump's notes of the doubtful boxes by photo path: per sheet read,
-    box -> why it is doubtful (empty in dumps written before they were kept)."""
-    return {r["path"]: r.get("why", []) for r in _records(dump)}
-
-
-def _records(dump: Path) -> list[dict]:
+def read_dump(dump: Path) -> tuple[dict[str, dict], dict[str, list[dict[str, str]]]]:
+    """A dump's results by photo path, and its notes of the doubtful boxes:
+    per sheet read, box -> why it is doubtful (none in dumps written before
+    they were kept)."""
     try:
         lines = dump.read_text().splitlines()
     except OSError as exc:
         raise SystemExit(f"cannot read the dump {dump}: {exc.strerror}") from None
-    return list(map(json.loads, lines))
+    records = list(map(json.loads, lines))
+    return ({r["path"]: r["result"] for r in records},
+            {r["path"]: r.get("why", []) for r in records})
 
 
 def truth_of(path: str) -> dict:
@@ -172,10 +174,10 @@ def doubt_kinds(results: dict[str, dict], whys: dict[str, list[dict[str, str]]]
             if got is None or not got["uncertain"]:
                 continue
             notes = why[result["sheets"].index(got)]
-            kinds = {(_truly(want, box), notes.get(box, "").split(" (")[0] or "?")
-                     for box in got["uncertain"]}
-            boxes.update(Counter((_truly(want, box), notes.get(box, "").split(" (")[0] or "?")
-                                 for box in got["uncertain"]))
+            pairs = [(_truly(want, box), notes.get(box, "").split(" (")[0] or "?")
+                     for box in got["uncertain"]]
+            boxes.update(pairs)
+            kinds = set(pairs)
             anywhere.update(kinds)
             if len(kinds) == 1:
                 alone.update(kinds)
@@ -231,9 +233,9 @@ def main() -> None:
                         help="also tally the doubtful boxes by what they are and why")
     args = parser.parse_args()
     if args.tally:
-        new = load(args.tally)
+        new, whys = read_dump(args.tally)
     elif args.folders and args.out:
-        new = scan(photos_in(args.folders), max(1, args.jobs), args.out)
+        new, whys = scan(photos_in(args.folders), max(1, args.jobs), args.out)
     else:
         parser.error("give folders and --out, or --tally DUMP")
     per_folder, misread = tally(new)
@@ -248,7 +250,7 @@ def main() -> None:
         for line in sorted(wrong, key=lambda line: "SILENT" not in line):
             print("  " + line)
     if args.doubts:
-        print_doubts(new, load_why(args.tally or args.out))
+        print_doubts(new, whys)
     if old is not None:
         changed = changes(old, new)
         print(f"\nsheets read differently: {len(changed)}")
