@@ -115,6 +115,21 @@ def independent_photo_sheet(tmp_path, seed: int, index: int, hard_share: float =
     return sheet, expected
 
 
+def benchmark_photo(tmp_path, index: int, seed: int = 4):
+    """The scanner's result for photo ``index`` of the scan benchmark's photogen
+    run (benchmarks/scan_benchmark.py: ``seed``, a quarter hard, 8-12 MP;
+    made here, 2-4 s), and its truth."""
+    from photogen.__main__ import photo_profile, photo_seed
+    from photogen.scene import generate_photo
+    from qwixx_scan.pipeline import known_layouts, scan_photo
+
+    made = generate_photo(photo_seed(seed, index), profile=photo_profile(seed, index, 0.25, 0.0),
+                          size="mixed")
+    path = tmp_path / f"photogen-{seed}-{index}.jpg"
+    path.write_bytes(made.jpeg)
+    return scan_photo(path, layouts=known_layouts()), made.truth
+
+
 def verdict_of(*evidence, **more) -> BoxVerdict:
     """:func:`qwixx_scan.read.decide`'s verdict on one box, whose evidence is
     given as :class:`qwixx_scan.read.BoxEvidence`'s fields."""

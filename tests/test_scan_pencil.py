@@ -130,7 +130,6 @@ def test_a_hatchers_light_fill_is_doubted_when_looked_at_closer(tmp_path, seed, 
     (119, 124, "red-11"),  # a pencil player's stray dot in an empty red 11
     (113, 135, "red-4"),  # a blue pen's stray dot in an empty red 4
     (96, 116, "red-8"),  # a pencil player's dot, 0.22 in one close view
-    (103, 146, "blue-6"),  # a blue line through a skipped 6, 0.35 in one view
 ])
 def test_a_doubtful_empty_box_read_empty_close_up_is_taken_as_empty(tmp_path, seed, index, box):
     # The networks doubted the box, leaning empty; every view of the close

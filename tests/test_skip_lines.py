@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 from scan_support import independent_photo, independent_photo_sheet, verdict_of
 
 from qwixx_scan.box_model import INPUT_CHANNELS, INPUT_PX
@@ -55,6 +56,17 @@ def test_a_thin_flat_line_through_the_number_is_a_skip_line():
     assert struck.tolist() == [True, False, True, False, False, False, False, False, False]
 
 
+def test_a_steeper_line_is_a_skip_line_only_where_the_player_draws_no_lone_lines():
+    c = INPUT_PX // 2
+    boxes = boxes_with(
+        line(c - 11, c + 3, c + 11, c - 4),  # rising about 17.5 degrees
+        line(c - 11, c - 3, c + 11, c + 4),  # falling about 17.5 degrees
+        line(c - 11, c - 5, c + 11, c + 6),  # about 26.5 degrees: too steep either way
+    )
+    assert struck_through(boxes).tolist() == [False, False, False]
+    assert struck_through(boxes, steeper=True).tolist() == [True, True, False]
+
+
 def test_a_box_struck_through_is_empty_unless_the_networks_lean_crossed():
     def verdict(p, **kw):
         return verdict_of("red-5", p, 0.5, 0.0, struck=True, **kw)
@@ -92,6 +104,33 @@ def test_a_number_struck_through_is_read_empty(tmp_path):
     assert sheet.uncertain == []
     assert sheet.status == expected["status"]
     assert {b for b, v in sheet.verdicts.items() if v.state == "crossed"} == set(expected["marked"])
+
+
+def test_steeper_skip_lines_are_looked_for_only_on_sheets_of_crosses_that_are_no_lone_lines():
+    from qwixx_scan.read import _skip_lines_may_be_steeper
+
+    c = INPUT_PX // 2
+    slash = line(c - 10, c - 5, c + 10, c + 5)  # a flat slash: a lone line
+    crossed = np.ones(6, bool)
+    assert _skip_lines_may_be_steeper(boxes_with(*[x_mark] * 6), crossed)
+    assert not _skip_lines_may_be_steeper(boxes_with(*[x_mark] * 4, slash, slash), crossed)
+    assert not _skip_lines_may_be_steeper(boxes_with(*[x_mark] * 6), None)
+
+
+@pytest.mark.parametrize("seed, index, box", [(149, 70, "green-6"), (139, 59, "green-10"),
+                                              (103, 146, "blue-6")])
+def test_a_hurried_line_through_a_skipped_number_is_read_empty(tmp_path, seed, index, box):
+    # Independent photos: lines through skipped numbers tilted 12.4 (seed
+    # 149, photo 70, pencil) and 17.7 degrees (seed 139, photo 59), which
+    # one network read crossed; each was its sheet's only doubtful box. The
+    # players cross with X's: a lone line is no mark of theirs
+    # (skip_lines.STEEPER_TILT_DEG). (Seed 103, photo 146's blue line
+    # through a skipped 6 was read empty by the close look before.)
+    sheet, expected = independent_photo_sheet(tmp_path, seed, index)
+    assert box in expected["skip_lined"]
+    assert (sheet.verdicts[box].state, sheet.verdicts[box].note) == ("empty", STRUCK_THROUGH)
+    assert sheet.status == "ok" and sheet.uncertain == []
+    assert set(sheet.marked) == set(expected["marked"])
 
 
 def x_mark(im):
