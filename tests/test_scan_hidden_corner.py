@@ -847,6 +847,19 @@ def test_lines_through_skipped_numbers_are_not_the_noise_that_makes_crosses_fain
     assert sheet.score.total == want["score"]["total"]
 
 
+def test_a_pens_dark_ink_keeps_crosses_in_a_grainy_photo_from_passing_for_faint(tmp_path):
+    # Independent seed 143, photo 9 (hard: a third of the usual light, noise
+    # 12): the grain puts more ink in most empty boxes than one of a blue
+    # pen's circles holds, so the sheet was taken as faint and three empty
+    # boxes doubted. That circle holds 1.1 mm^2 of the pen's dark ink, where
+    # the empty boxes hold next to none (read.FAINT_DEEP_INK_MM2): it is no
+    # fainter than the grain, and the sheet reads exactly.
+    sheet, want = independent_photo_sheet(tmp_path, 143, 9)
+    assert want["style"]["kind"] == "circle" and want["pen"] == "blue"
+    assert sheet.status == "ok" and sheet.uncertain == []
+    assert set(sheet.marked) == set(want["marked"])
+
+
 def test_a_fit_kept_by_one_corner_of_a_third_marker_is_not_trusted(tmp_path):
     # A hard independent photo (foreign_photos.py --hard-share 1, seed 26,
     # photo 43: tilted 36 degrees, bent 7 mm, a wide lens): RANSAC kept two
