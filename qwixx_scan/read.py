@@ -980,9 +980,10 @@ def _faint_crosses(crossed_p: np.ndarray, ink_mm2: np.ndarray, deep_ink_mm2: np.
     """Some box read crossed holds hardly any ink and hardly darkens its paper
     more than the boxes read empty do (see FAINT_MARK_MM2, FAINT_DARK_PX), or
     holds less ink and darkens less than most boxes read empty (see
-    FAINT_DARK_PX); ``darkened``: own_marks.darkened_pixels of every box;
-    ``inputs``: the boxes' network inputs, to leave the lines through skipped
-    numbers out of the empty boxes' measure."""
+    FAINT_DARK_PX) and not more of the dark ink (``deep_ink_mm2``, see
+    FAINT_DEEP_INK_MM2); ``darkened``: own_marks.darkened_pixels of every
+    box; ``inputs``: the boxes' network inputs, to leave the lines through
+    skipped numbers out of the empty boxes' measure."""
     crossed, empty = crossed_p >= CROSSED_P, crossed_p <= EMPTY_P
     if not crossed.any():
         return False
@@ -992,9 +993,9 @@ def _faint_crosses(crossed_p: np.ndarray, ink_mm2: np.ndarray, deep_ink_mm2: np.
         return True
     # A pen's dark ink, which the boxes read empty do not show, tells a cross
     # from them however little ink it holds (see FAINT_DEEP_INK_MM2).
-    crossed = crossed & (deep_ink_mm2 < float(np.median(deep_ink_mm2[empty]) if empty.any()
-                                               else 0.0) + FAINT_DEEP_INK_MM2)
-    below_empty = crossed & (ink_mm2 < ink_floor) & (darkened < floor)
+    deep_floor = float(np.median(deep_ink_mm2[empty])) if empty.any() else 0.0
+    like_empty = crossed & (deep_ink_mm2 < deep_floor + FAINT_DEEP_INK_MM2)
+    below_empty = like_empty & (ink_mm2 < ink_floor) & (darkened < floor)
     # The boxes read empty measure the photo's noise, not the lines through
     # skipped numbers among them: where a cross holds less than most, the
     # floor is measured once more without the lines. On photogen's benchmark
@@ -1009,7 +1010,7 @@ def _faint_crosses(crossed_p: np.ndarray, ink_mm2: np.ndarray, deep_ink_mm2: np.
         plain[at] = ~struck_through(inputs[at])
         if plain.any():
             ink_floor, floor = _empty_floor(ink_mm2, darkened, plain)
-            below_empty = crossed & (ink_mm2 < ink_floor) & (darkened < floor)
+            below_empty = like_empty & (ink_mm2 < ink_floor) & (darkened < floor)
     return bool(below_empty.any())
 
 
@@ -1086,9 +1087,9 @@ def _skip_like_crosses(inputs: np.ndarray, crossed: np.ndarray | None, ink_mm2: 
 
 def _skip_lines_may_be_steeper(inputs: np.ndarray, crossed: np.ndarray | None) -> bool:
     """Whether this player's crosses (``crossed``, see :func:`_read_crossed`)
-    are hardly ever lone lines (SKIP_LIKE_SHARE), so that a lone line
-    through the middle of a doubtful box may be taken as a line through a
-    skipped number up to STEEPER_SKIP_TILT_DEG (see skip_lines.struck_through)."""
+    are hardly ever lone lines (SKIP_LIKE_SHARE), so that a lone line in a
+    doubtful box may be taken as a line through a skipped number up to
+    skip_lines.STEEPER_TILT_DEG from flat (see skip_lines.struck_through)."""
     if crossed is None:
         return False
     return bool(np.mean(lone_lines(inputs[np.flatnonzero(crossed)]).found) <= SKIP_LIKE_SHARE)
