@@ -537,6 +537,14 @@ CLOSE_DOUBTED = "read empty, but looked at closer it may be crossed"
 #: came out ``ok`` with a wrong score. Of the 63 boxes taken as empty so
 #: over 40 independent sets (5,797 sheets), it was the only crossed one,
 #: and two empty ones had a decider that sure (0.90, 0.96).
+#: Nor where the light may have washed a cross out (WASHED_OUT,
+#: CLIPPED_SHARE): close up the washed-out stroke is as faint as before.
+#: Under a lamp's reflection (``scan_benchmark.py --spoil glare``) a black
+#: slash over blue 8 (independent seed 9 photo 36, 4 % of the print's
+#: contrast left) and a red X over red 6 (seed 70 photo 83, 22 %), toss-ups
+#: between the networks, read empty close up; the rules then settled blue
+#: 8's chain partner empty too, and both sheets came out ``ok`` with wrong
+#: scores.
 CLOSE_EMPTY_P = 0.4
 CLOSE_EMPTY = "read empty when looked at closer"
 TURNED_MEMBER = "e"
@@ -918,7 +926,7 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
         if hatches(crossed, darkened, paper_px, cover=CLOSE_HATCHING_COVER):
             hatcher_shade = darkened
     verdicts = _seen_close(verdicts, located, reading, pencil=not pen,
-                           hatcher_shade=hatcher_shade)
+                           hatcher_shade=hatcher_shade, washed=washed_out | overexposed)
     if not pen:
         verdicts = _chain_rings_doubted(verdicts, sheet, inputs, reading.first_agreed_empty,
                                         classifier)
@@ -1193,22 +1201,25 @@ def _crossed_once_darkened(verdicts: list[BoxVerdict], inputs: np.ndarray,
 
 
 def _seen_close(verdicts: list[BoxVerdict], located: LocatedInputs, reading: CrossedReading,
-                *, pencil: bool, hatcher_shade: np.ndarray | None) -> list[BoxVerdict]:
+                *, pencil: bool, hatcher_shade: np.ndarray | None,
+                washed: np.ndarray) -> list[BoxVerdict]:
     """The verdicts once the sheet's doubtful boxes are looked at closer,
     each box once: on a ``pencil`` player's sheet those doubted for one of
     CLOSE_LOOK's notes, for a cross (:func:`_crossed_seen_close`), and
     those read empty that some first network leaned toward a cross (see
     CLOSE_DISPUTED_DOUBT); on any sheet those doubted for their mark while
-    the networks lean empty, for an empty box (:func:`_empty_seen_close`).
-    None on a sheet with MANY_DOUBTFUL doubtful boxes or more, then or
-    after the first. ``reading``: the networks' first reading of every box."""
+    the networks lean empty, for an empty box (:func:`_empty_seen_close`),
+    but not where the light may have washed a cross out (``washed``: see
+    WASHED_OUT and CLIPPED_SHARE), which no closer look brings back. None
+    on a sheet with MANY_DOUBTFUL doubtful boxes or more, then or after the
+    first. ``reading``: the networks' first reading of every box."""
     if _too_doubtful(verdicts):
         return verdicts
     mirrored_doubt = reading.mirrored_doubt
     for_cross = np.array([pencil and v.state == "uncertain" and v.note in CLOSE_LOOK and not m
                           for v, m in zip(verdicts, mirrored_doubt)], bool)
     for_empty = np.array([v.state == "uncertain" and v.note == DOUBTFUL_MARK and v.lean == "empty"
-                          for v in verdicts], bool)
+                          for v in verdicts], bool) & ~washed
     ask = np.flatnonzero(for_cross | for_empty)
     views = (close_look().crossed_views(located.close_look(ask)) if len(ask)
              else np.zeros((len(MIRRORED_VIEWS), 0)))

@@ -97,6 +97,13 @@ def _spoilt_with_glare(seed: int, index: int, target: Path) -> dict:
     # reflection, its print at 0.47 of the contrast the sheet's empty boxes
     # show, read empty at 0.0003 on a sheet ``ok`` (read.PENCIL_WASHED_OUT).
     pytest.param(109, 30, "green-9", id="pencil-cross-half-washed"),
+    # Seed 9, photo 36: a black slash over blue 8 with 4 % of the print's
+    # contrast left, a toss-up between the networks; close up it read empty
+    # (read.CLOSE_EMPTY_P), the rules settled its chain partner green 8
+    # empty too, and the sheet came out ``ok`` with a wrong score.
+    pytest.param(9, 36, "blue-8", id="pen-toss-up-close-up"),
+    # Seed 70, photo 83: a red X over red 6, likewise (22 % left).
+    pytest.param(70, 83, "red-6", id="red-toss-up-close-up"),
 ])
 def test_a_cross_restoring_cannot_see_stays_doubtful(tmp_path, known, seed, index, box_id):
     path = tmp_path / "glare.jpg"
