@@ -1234,9 +1234,9 @@ def _seen_close(verdicts: list[BoxVerdict], located: LocatedInputs, reading: Cro
     CLOSE_DISPUTED_DOUBT); on any sheet those doubted for their mark while
     the networks lean empty, for an empty box (:func:`_empty_seen_close`),
     but not where the light may have washed a cross out (``washed``: see
-    CLOSE_EMPTY_P), which no closer look brings back. None
-    on a sheet with MANY_DOUBTFUL doubtful boxes or more, then or after the
-    first. ``reading``: the networks' first reading of every box."""
+    CLOSE_EMPTY_P), which no closer look brings back. None on a sheet with
+    MANY_DOUBTFUL doubtful boxes or more, then or after the first.
+    ``reading``: the networks' first reading of every box."""
     if _too_doubtful(verdicts):
         return verdicts
     mirrored_doubt = reading.mirrored_doubt
@@ -1517,7 +1517,8 @@ def _overexposed(rectified: np.ndarray, sheet: Sheet, ref: ReaderReference,
     blank (tint or paper, not print) that the photo shows white to the brim
     where the box was found (``centres_px`` on ``rectified``). None where the
     player writes with a pen (``pen``, see :func:`_writes_with_a_pen`) or
-    their crosses are dark (see DARK_MARKS)."""
+    their crosses are dark (see DARK_MARKS), nor near their crosses that the
+    brightness left whole (see MIN_KEPT_CROSSES)."""
     out = np.zeros(len(sheet.boxes), bool)
     if pen or not _light_marks(inputs, crossed_p):
         return out
