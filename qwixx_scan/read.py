@@ -900,7 +900,7 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
     if pen:
         washed_out &= ~_empty_once_restored(located, crossed_p, washed_out, washed_share,
                                             classifier)
-    overexposed = _overexposed(rectified, sheet, ref, centres_px, inputs, crossed_p, pen)
+    overexposed = _overexposed(rectified, sheet, ref, centres_px, inputs, crossed_p, pen, boxed)
     # Boxes read crossed that hold hardly any ink: are the networks sure?
     unanimous = np.zeros(len(crossed_p), bool)
     inkless = np.flatnonzero((crossed_p >= CROSSED_P) & (ink_mm2[:, 0] < CROSSED_MIN_INK_MM2))
@@ -1511,14 +1511,15 @@ def _light_marks(inputs: np.ndarray, crossed_p: np.ndarray) -> bool:
 
 def _overexposed(rectified: np.ndarray, sheet: Sheet, ref: ReaderReference,
                  centres_px: np.ndarray, inputs: np.ndarray, crossed_p: np.ndarray,
-                 pen: bool) -> np.ndarray:
+                 pen: bool, boxed: np.ndarray) -> np.ndarray:
     """Per box, whether a light cross could be lost to the photo's brightness
     there (see CLIPPED_SHARE): a number or lock box, the share of its light
     blank (tint or paper, not print) that the photo shows white to the brim
     where the box was found (``centres_px`` on ``rectified``). None where the
     player writes with a pen (``pen``, see :func:`_writes_with_a_pen`) or
     their crosses are dark (see DARK_MARKS), nor near their crosses that the
-    brightness left whole (see MIN_KEPT_CROSSES)."""
+    brightness left whole (see MIN_KEPT_CROSSES); ``boxed``: number and
+    lock boxes."""
     out = np.zeros(len(sheet.boxes), bool)
     if pen or not _light_marks(inputs, crossed_p):
         return out
@@ -1530,7 +1531,7 @@ def _overexposed(rectified: np.ndarray, sheet: Sheet, ref: ReaderReference,
         return out
     scale = blank.shape[1] / ref.size_px[0]
     for k, (box, (cx, cy)) in enumerate(zip(sheet.boxes, centres_px)):
-        if box.kind == "penalty":  # a white box: white paper says nothing
+        if not boxed[k]:  # a penalty box is white: white paper says nothing
             continue
         r = box.rect
         bx, by = round(r.x * ref.px_per_mm * scale), round(r.y * ref.px_per_mm * scale)
@@ -1542,7 +1543,6 @@ def _overexposed(rectified: np.ndarray, sheet: Sheet, ref: ReaderReference,
         light = blank[by:by + h, bx:bx + w] >= LIGHT_BLANK
         if light.any():
             out[k] = float(np.mean(white[py:py + h, px:px + w][light])) >= CLIPPED_SHARE
-    boxed = np.array([box.kind != "penalty" for box in sheet.boxes])
     return out & ~_near_kept_crosses(out, boxed, inputs, crossed_p, centres_px / ref.px_per_mm)
 
 
@@ -1558,7 +1558,8 @@ def _near_kept_crosses(white: np.ndarray, boxed: np.ndarray, inputs: np.ndarray,
     elsewhere = crosses & ~white & boxed
     if np.count_nonzero(in_white) < MIN_KEPT_CROSSES or np.count_nonzero(elsewhere) < MIN_CROSSES:
         return np.zeros(len(white), bool)
-    darkening = np.linalg.norm(ink_colours(inputs), axis=1)
+    darkening = np.zeros(len(white))
+    darkening[crosses] = np.linalg.norm(ink_colours(inputs[crosses]), axis=1)
     if np.median(darkening[in_white]) < KEPT_DARKENING * np.median(darkening[elsewhere]):
         return np.zeros(len(white), bool)
     apart = np.linalg.norm(centres_mm[:, None, :] - centres_mm[None, in_white, :], axis=2)
