@@ -926,3 +926,29 @@ def test_the_close_look_reads_clear_pencil_crosses_crossed_and_empty_boxes_empty
     want = np.array([b.id in MARKED for b in classic.boxes])
     least = views.min(axis=0)
     assert (least[want] > 0.9).all() and (least[~want] < 0.1).all()
+
+
+def _grainy_sheet_measures(inked_crosses: int) -> tuple[np.ndarray, ...]:
+    """What the reader measures on a pen player's sheet in a dark, grainy
+    photo: 20 crosses read with confidence, ``inked_crosses`` of them
+    holding the pen's dark ink, and 10 boxes read empty, whose grain puts
+    6 mm^2 of ink in each. One cross, over a wide printed number, holds
+    less ink than the grain and hardly any dark ink."""
+    crossed_p = np.r_[np.ones(20), np.zeros(10)]
+    ink = np.r_[np.full(20, 10.0), np.full(10, 6.0)]
+    deep = np.r_[np.full(inked_crosses, 3.0), np.full(20 - inked_crosses, 0.3), np.zeros(10)]
+    darkened = np.r_[np.full(20, 150.0), np.full(10, 70.0)]
+    ink[inked_crosses], darkened[inked_crosses] = 5.0, 33.0  # the cross over the number
+    inputs = np.ones((30, 6, 48, 48), np.float32)
+    return crossed_p, ink, deep, darkened, inputs
+
+
+def test_a_pens_crosses_that_leave_their_dark_ink_do_not_make_the_sheet_faint():
+    from qwixx_scan.read import INKED_CROSSES_SHARE, _faint_crosses
+
+    # three crosses in four or more leave the pen's dark ink: the pen is not
+    # faint, the one cross under the grain's ink is not either
+    inked = int(np.ceil(INKED_CROSSES_SHARE * 20))
+    assert not _faint_crosses(*_grainy_sheet_measures(inked))
+    # fewer: nothing tells the player's crosses from the grain, the sheet is faint
+    assert _faint_crosses(*_grainy_sheet_measures(inked - 2))

@@ -860,6 +860,32 @@ def test_a_pens_dark_ink_keeps_crosses_in_a_grainy_photo_from_passing_for_faint(
     assert set(sheet.marked) == set(want["marked"])
 
 
+def test_a_pens_cross_over_a_dark_print_does_not_make_its_sheet_faint(tmp_path):
+    # Photogen's benchmark photo 52 (hard: tilted 36 degrees, noise, JPEG
+    # quality 48): black ballpoint X's on Kettingen B. The grain puts 6.4
+    # mm^2 of ink in most empty boxes; the X over the wide, dark green 10
+    # holds 5.3 and 0.3 of the pen's dark ink, where the player's 23 other
+    # crosses hold 2.1-8.8. Taken as faint, the sheet had three clean empty
+    # boxes doubted (read.INKED_CROSSES_SHARE).
+    result, truth = benchmark_photo(tmp_path, 52)
+    (sheet,), (want,) = result.sheets, truth["sheets"]
+    assert want["pen"] == "black-ballpoint" and "green-10" in want["marked"]
+    assert sheet.status == "ok" and sheet.uncertain == []
+    assert set(sheet.marked) == set(want["marked"])
+
+
+def test_a_pen_players_sheet_in_a_dark_grainy_photo_reads_exactly(tmp_path):
+    # Hard independent seed 142, photo 62 (a third of the usual light, noise
+    # 11): small black X's. The grain puts 5.9 mm^2 of ink in most empty
+    # boxes; four of the player's 30 crosses hold less (4.4-5.2) and at most
+    # 0.4 of the pen's dark ink, while 23 hold the pen's. Taken as faint,
+    # the sheet had an empty red 10 and penalty box doubted.
+    sheet, want = independent_photo_sheet(tmp_path, 142, 62, 1.0)
+    assert want["pen"] == "black"
+    assert sheet.status == "ok" and sheet.uncertain == []
+    assert set(sheet.marked) == set(want["marked"])
+
+
 def test_a_fit_kept_by_one_corner_of_a_third_marker_is_not_trusted(tmp_path):
     # A hard independent photo (foreign_photos.py --hard-share 1, seed 26,
     # photo 43: tilted 36 degrees, bent 7 mm, a wide lens): RANSAC kept two
