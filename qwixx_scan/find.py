@@ -139,6 +139,13 @@ REGION_MARGIN_SHARE = 0.08
 #: The same for a sheet seen by two markers, whose fit is looser: the two
 #: squares' corners say little of the perspective far from them.
 PAIR_REGION_MARGIN_SHARE = 0.25
+#: The sensor's grain in a dim photo breaks a small marker's cells apart for
+#: the detector's thresholds; a blur this wide (px) smooths it, and the
+#: cells, two or three times as wide, stay. Hard independent table 132,
+#: photo 9 (38 % exposure, noise 11, tilted 34 degrees): a sheet's two far
+#: markers, about 20 px a side, were found only so (or at twice the size),
+#: and the sheet was refused as cut off.
+GRAIN_BLUR_PX = 3
 #: A missing marker is looked for at down to this share of its size as the
 #: others' predict it: smaller shapes there are print, text or noise, and
 #: each would cost the detector a look.
@@ -240,6 +247,7 @@ def detect_markers(gray: np.ndarray, colour: np.ndarray | None = None, *,
         for region in where_missing(hits, True) or []:
             hits = _merge_hits(hits, _detect_in_region(gray, region, 1))
             hits = _merge_hits(hits, _detect_in_region(gray, region, 1, stretched=True))
+            hits = _merge_hits(hits, _detect_in_region(gray, region, 1, smoothed=True))
     return [_refine(gray, h) for h in hits]
 
 
@@ -290,17 +298,20 @@ def missing_marker_regions(groups: list[MarkerGroup], size_mm: tuple[float, floa
 
 
 def _detect_in_region(gray: np.ndarray, region: Region, divisor: int, *,
-                      stretched: bool = False) -> list[MarkerHit]:
+                      stretched: bool = False, smoothed: bool = False) -> list[MarkerHit]:
     """What the first detector at the full size and the thorough one at the
     size reduced ``divisor`` times (as over the whole picture) find in one
     region of ``gray`` (in ``gray``'s px); ``stretched``: in the region with
-    its local contrast stretched (CLAHE over the region alone)."""
+    its local contrast stretched (CLAHE over the region alone); ``smoothed``:
+    in the region with the sensor's grain smoothed (see GRAIN_BLUR_PX)."""
     x0, y0, x1, y1 = region.box
     crop = gray[y0:y1, x0:x1]
     if min(crop.shape[:2]) < 16 * divisor:
         return []
     if stretched:
         crop = cv2.createCLAHE(clipLimit=3.0, tileGridSize=(8, 8)).apply(crop)
+    if smoothed:
+        crop = cv2.GaussianBlur(crop, (GRAIN_BLUR_PX, GRAIN_BLUR_PX), 0)
     rate = 4 * REGION_MIN_SIDE * region.side_px / max(crop.shape[:2])
     found = _merge_hits(_detect_at(crop, 1, _FAST_WINDOWS, rate),
                         _detect_at(crop, divisor, _THOROUGH_WINDOWS, rate))
