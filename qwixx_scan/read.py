@@ -1523,13 +1523,22 @@ def restored_contrast(inputs: np.ndarray, share: np.ndarray) -> np.ndarray:
     return out
 
 
-def _light_marks(inputs: np.ndarray, crossed_p: np.ndarray) -> bool:
-    """Whether this player's crosses are light enough to be lost in a photo
-    white to the brim (see DARK_MARKS); so where too few are read to tell."""
-    crossed = crossed_p >= CROSSED_P
-    if np.count_nonzero(crossed) < 3:
+def _light_marks(darkening: np.ndarray, crosses: np.ndarray) -> bool:
+    """Whether this player's crosses (``crosses``, their ``darkening``: see
+    :func:`_crosses_darkening`) are light enough to be lost in a photo white
+    to the brim (see DARK_MARKS); so where too few are read to tell."""
+    if np.count_nonzero(crosses) < 3:
         return True
-    return float(np.median(np.linalg.norm(ink_colours(inputs[crossed]), axis=1))) < DARK_MARKS
+    return float(np.median(darkening[crosses])) < DARK_MARKS
+
+
+def _crosses_darkening(inputs: np.ndarray, crosses: np.ndarray) -> np.ndarray:
+    """Per box, how much the ink darkens it (the length of its ink colour,
+    see :func:`ink_colours`) for the boxes of ``crosses``, 0 elsewhere."""
+    darkening = np.zeros(len(inputs))
+    if crosses.any():
+        darkening[crosses] = np.linalg.norm(ink_colours(inputs[crosses]), axis=1)
+    return darkening
 
 
 def _overexposed(rectified: np.ndarray, sheet: Sheet, ref: ReaderReference,
@@ -1544,7 +1553,11 @@ def _overexposed(rectified: np.ndarray, sheet: Sheet, ref: ReaderReference,
     brightness left whole (see MIN_KEPT_CROSSES); ``boxed``: number and
     lock boxes."""
     out = np.zeros(len(sheet.boxes), bool)
-    if pen or not _light_marks(inputs, crossed_p):
+    if pen:
+        return out
+    crosses = crossed_p >= CROSSED_P
+    darkening = _crosses_darkening(inputs, crosses)
+    if not _light_marks(darkening, crosses):
         return out
     blank = ref.gray_half  # the blank's grey at half the reader's resolution
     small = cv2.resize(rectified, (blank.shape[1], blank.shape[0]), interpolation=cv2.INTER_AREA)
@@ -1566,23 +1579,21 @@ def _overexposed(rectified: np.ndarray, sheet: Sheet, ref: ReaderReference,
         light = blank[by:by + h, bx:bx + w] >= LIGHT_BLANK
         if light.any():
             out[k] = float(np.mean(white[py:py + h, px:px + w][light])) >= CLIPPED_SHARE
-    return out & ~_near_kept_crosses(out, boxed, inputs, crossed_p, centres_px / ref.px_per_mm)
+    return out & ~_near_kept_crosses(out, boxed, crosses, darkening, centres_px / ref.px_per_mm)
 
 
-def _near_kept_crosses(white: np.ndarray, boxed: np.ndarray, inputs: np.ndarray,
-                       crossed_p: np.ndarray, centres_mm: np.ndarray) -> np.ndarray:
+def _near_kept_crosses(white: np.ndarray, boxed: np.ndarray, crosses: np.ndarray,
+                       darkening: np.ndarray, centres_mm: np.ndarray) -> np.ndarray:
     """Per box, whether it lies within KEPT_NEAR_MM of the player's crosses
-    that lie where the photo is white to the brim (``white``), where those
-    lost none of their darkening to it (see MIN_KEPT_CROSSES); ``boxed``:
-    number and lock boxes (a penalty box's white paper may be clipped
-    anywhere, and its cross with it); ``centres_mm``: where each box was found."""
-    crosses = crossed_p >= CROSSED_P
+    (``crosses``, their ``darkening``: see :func:`_crosses_darkening`) that
+    lie where the photo is white to the brim (``white``), where those lost
+    none of their darkening to it (see MIN_KEPT_CROSSES); ``boxed``: number
+    and lock boxes (a penalty box's white paper may be clipped anywhere, and
+    its cross with it); ``centres_mm``: where each box was found."""
     in_white = crosses & white
     elsewhere = crosses & ~white & boxed
     if np.count_nonzero(in_white) < MIN_KEPT_CROSSES or np.count_nonzero(elsewhere) < MIN_CROSSES:
         return np.zeros(len(white), bool)
-    darkening = np.zeros(len(white))
-    darkening[crosses] = np.linalg.norm(ink_colours(inputs[crosses]), axis=1)
     if np.median(darkening[in_white]) < KEPT_DARKENING * np.median(darkening[elsewhere]):
         return np.zeros(len(white), bool)
     apart = np.linalg.norm(centres_mm[:, None, :] - centres_mm[None, in_white, :], axis=2)
