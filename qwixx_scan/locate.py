@@ -504,12 +504,17 @@ def field_basis(points: np.ndarray, size_px: tuple[int, int]) -> np.ndarray:
     return np.stack([u ** i * v ** j for i, j in _FIELD_TERMS], 1)
 
 
-def resample_along_field(image: np.ndarray, coef: np.ndarray) -> np.ndarray:
+def resample_along_field(image: np.ndarray, coef: np.ndarray, *, origin: int = 0,
+                         size_px: tuple[int, int] | None = None) -> np.ndarray:
     """``image`` with each pixel (x, y) taken from (x, y) plus the field of
-    ``coef`` (see :func:`field_basis`) there."""
+    ``coef`` (see :func:`field_basis`) there. ``origin`` and ``size_px``:
+    where the field's sheet (width, height; by default the image's own)
+    begins in ``image`` (px from the top and the left), for an image with a
+    margin around that sheet."""
     height, width = image.shape[:2]
-    u = np.arange(width, dtype=np.float32) / width * 2 - 1
-    v = np.arange(height, dtype=np.float32) / height * 2 - 1
+    sheet_w, sheet_h = size_px or (width, height)
+    u = (np.arange(width, dtype=np.float32) - origin) / sheet_w * 2 - 1
+    v = (np.arange(height, dtype=np.float32) - origin) / sheet_h * 2 - 1
     # The field is sum over i, j of c_ij u^i v^j: per axis one product of the
     # columns sum_j c_ij v^j (height x powers) with the rows u^i (powers x
     # width), written once. Summing an outer product per power of u, each

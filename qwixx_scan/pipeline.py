@@ -404,9 +404,16 @@ def _read_sheet(picture: Picture, gray: np.ndarray, group: MarkerGroup,
             and local_px_per_mm(fit, sheet.size_mm) < MIN_SOURCE_PX_PER_MM:
         image, fit = picture.full(), fit.scaled(full_scale)
     rectified = rectify(image, fit, sheet.size_mm, px_per_mm=RECT_PX_PER_MM)
+    width, height = sheet.size_mm
+
+    def surroundings(margin_mm: float) -> np.ndarray:
+        return rectify(image, fit, sheet.size_mm, px_per_mm=RECT_PX_PER_MM,
+                       region_mm=(-margin_mm, -margin_mm, width + margin_mm, height + margin_mm))
+
     read, by_marks = keep_rule_abiding(sheet, read_marks(rectified, sheet,
                                                          px_per_mm=RECT_PX_PER_MM,
-                                                         all_markers=fit.markers_used == 4))
+                                                         all_markers=fit.markers_used == 4,
+                                                         surroundings=surroundings))
     verdicts, by_rules = settle(sheet, read)
     settled = by_marks + by_rules
     marked = [v.box_id for v in verdicts.values() if v.state == "crossed"]

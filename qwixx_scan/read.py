@@ -44,8 +44,8 @@ import numpy as np
 
 from qwixx_print.layout import Sheet
 
-from .box_inputs import (PHOTO_CAP, LocatedInputs, ReaderReference, located_box_inputs,
-                         reader_reference)
+from .box_inputs import (PHOTO_CAP, LocatedInputs, ReaderReference, Surroundings,
+                         located_box_inputs, reader_reference)
 from .box_model import (DECIDERS, MEMBERS, MIRRORED_VIEWS, SURE, BoxClassifier, CrossedReading,
                         box_classifier, close_look)
 from .locate import ASTRAY_SHEET_MATCH, MAX_ASTRAY
@@ -849,17 +849,20 @@ class BoxVerdict:
 
 
 def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
-               all_markers: bool = True) -> dict[str, BoxVerdict]:
+               all_markers: bool = True,
+               surroundings: Surroundings | None = None) -> dict[str, BoxVerdict]:
     """Read every box of ``sheet`` from its rectified image (BGR uint8).
 
     ``all_markers``: the sheet was rectified by all four corner markers;
     False where one was hidden and its corner extrapolated from the other
-    three (see SHEET_ASTRAY). Returns a verdict per box id, in the order
-    of ``sheet.boxes``.
+    three (see SHEET_ASTRAY). ``surroundings``: the sheet rectified with a
+    margin around it, for boxes found past its edge (see
+    box_inputs.SURROUND_MM). Returns a verdict per box id, in the order of
+    ``sheet.boxes``.
     """
     _check_image(rectified, sheet, px_per_mm)
     ref = reader_reference(sheet, px_per_mm)
-    located = located_box_inputs(rectified, sheet, ref)
+    located = located_box_inputs(rectified, sheet, ref, surroundings)
     inputs, ink_mm2, centres_px = located.inputs, located.ink_mm2, located.centres_px
     found = [(round(float(x) / ref.px_per_mm, 2), round(float(y) / ref.px_per_mm, 2))
              for x, y in centres_px]

@@ -19,6 +19,7 @@ from photogen.play import SheetTruth
 from photogen.strokes import MARK_KINDS, PENS, draw_sheet_marks_detailed, random_style
 from qwixx_print.layout import load_layout
 from qwixx_scan.blank import render_blank
+from qwixx_scan.box_inputs import SURROUND_MM
 from qwixx_scan.read import (CROSSED_P, EMPTY_P, LIT_CROSSED, LIT_FROM_AROUND, BoxVerdict,
                              read_marks)
 
@@ -952,3 +953,61 @@ def test_a_pens_crosses_that_leave_their_dark_ink_do_not_make_the_sheet_faint():
     assert not _faint_crosses(*_grainy_sheet_measures(inked))
     # fewer: nothing tells the player's crosses from the grain, the sheet is faint
     assert _faint_crosses(*_grainy_sheet_measures(inked - 2))
+
+
+def test_boxes_moved_past_the_sheets_edge_are_read_from_the_photo_around_it(classic):
+    # Steep photos of bent paper can put a row's first box millimetres past
+    # the edge of the sheet as its markers place it: here the paper bulges
+    # so that its left end lies 11 mm left of its place, the first column
+    # 2.6 mm past the edge. The photo holds those boxes; the rectified sheet
+    # alone does not, and copying its edge outward can show the networks
+    # half a cross (independent hard seed 166, photo 117: a bold X read
+    # empty, the sheet ok with a wrong score).
+    marked = ["red-2", "yellow-2", "green-12", "blue-12", "red-6", "green-8", "blue-lock"]
+    image, _ = draw(classic, marked, seed=12)
+    margin = round(SURROUND_MM * PX)
+    h, w = image.shape[:2]
+    table = np.full((h + 2 * margin, w + 2 * margin, 3), (60, 70, 80), np.uint8)
+    table[margin:margin + h, margin:margin + w] = image
+    ys, xs = np.mgrid[0:h + 2 * margin, 0:w + 2 * margin].astype(np.float32)
+    bulge = 11.0 * PX * np.clip(1 - (xs - margin) / w, 0, None) ** 2
+    # the photo at (x, y) shows the sheet at (x + bulge, y): the print moved left
+    moved = as_photo(cv2.remap(table, xs + bulge, ys, cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_REPLICATE), shift_px=(0, 0))
+    asked = []
+
+    def surroundings(margin_mm: float) -> np.ndarray:
+        asked.append(margin_mm)
+        return moved
+
+    rectified = moved[margin:margin + h, margin:margin + w]
+    verdicts = read_marks(rectified, classic, px_per_mm=PX, surroundings=surroundings)
+    assert asked == [margin / PX]
+    assert_crossed_exactly(verdicts, classic, marked)
+    assert verdicts["blue-12"].found_at_mm[0] < classic.box("blue-12").rect.w / 2
+
+
+def test_the_photo_around_the_sheet_is_put_right_as_the_sheet_is(classic):
+    # What lies around the sheet is corrected and evened out along the same
+    # field as the sheet itself: inside, the two agree.
+    from qwixx_scan.box_inputs import _surrounded
+    from qwixx_scan.locate import FIELD_DEGREE, resample_along_field
+
+    rng = np.random.default_rng(5)
+    margin, pad, (w, h) = 40, 30, (300, 200)
+    around = cv2.GaussianBlur(rng.integers(0, 255, (h + 2 * margin, w + 2 * margin, 3))
+                              .astype(np.uint8), (0, 0), 4)
+    sheet = around[margin:margin + h, margin:margin + w]
+    correction = np.array([[1.01, 0.02, -6.0], [-0.01, 0.99, 4.0], [0.0, 0.0, 1.0]])
+    field = np.zeros(((FIELD_DEGREE + 1) * (FIELD_DEGREE + 2) // 2, 2))
+    field[0], field[1], field[4] = (1.5, -2.0), (0.5, 0.3), (-1.0, 0.8)
+    corrected = cv2.warpPerspective(sheet, correction, (w, h),
+                                    flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP)
+    evened = resample_along_field(corrected, field)
+    out = _surrounded(around, margin, pad, (w, h), correction, field)
+    assert out.shape == (h + 2 * pad, w + 2 * pad, 3)
+    inner = np.s_[12:-12, 12:-12]
+    diff = np.abs(out[pad:pad + h, pad:pad + w][inner].astype(int) - evened[inner])
+    assert diff.max() <= 2
+    # past the sheet's edge: the photo around it, not the edge copied outward
+    assert np.abs(out[:pad // 2].astype(int) - out[pad // 2]).max() > 10
