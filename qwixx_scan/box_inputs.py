@@ -338,13 +338,8 @@ def located_box_inputs(rectified: np.ndarray, sheet: Sheet,
     expected, _ = neighbour_offsets(offsets, scores, boxes, weak_too=True)
     apart = np.hypot(*(offsets - expected).T)
     second_place = np.flatnonzero(apart > SECOND_PLACE_MM * p)  # NaN compares False
-    centres_px = np.float32([b.rect.centre for b in boxes]) * np.float32(p) + offsets
-    if field is not None:
-        centres_px = centres_px + (field_basis(centres_px, (width, height)) @ field
-                                   ).astype(np.float32)
-    if correction is not None:
-        # the corrected image's pixel (x, y) came from the rectified image at H (x, y)
-        centres_px = cv2.perspectiveTransform(centres_px[None], correction)[0]
+    centres_px = _came_from(np.float32([b.rect.centre for b in boxes]) * np.float32(p) + offsets,
+                            (width, height), correction, field)
     # how far each box lies past the image's edges (px, per side), and how much of it is inside
     size = np.float32([(b.rect.w, b.rect.h) for b in boxes]) * np.float32(p)
     past = np.maximum(np.maximum(size / 2 - centres_px, 0),
@@ -356,8 +351,9 @@ def located_box_inputs(rectified: np.ndarray, sheet: Sheet,
     plans, windows = ref.plans, ref.windows
     if surroundings is not None and _reach_past(plans, (offsets, expected), (width, height),
                                                 correction, field):
-        padded = _surrounded(surroundings(round(SURROUND_MM * p) / p), round(SURROUND_MM * p),
-                             pad, (width, height), correction, field)
+        margin = round(SURROUND_MM * p)
+        padded = _surrounded(surroundings(margin / p), margin, pad, (width, height),
+                             correction, field)
 
     photos, levels, cells, outside = _raw_windows(padded, pad, plans, windows, offsets)
     levels, covered = _covered_boxes(_box_levels(levels), boxes)
@@ -409,14 +405,25 @@ def _reach_past(plans: list[_BoxPlan], offsets: tuple[np.ndarray, ...],
     corners = np.stack([window[:, [0, 1]], window[:, [2, 1]], window[:, [2, 3]],
                         window[:, [0, 3]]], axis=1)  # boxes x 4 x (x, y)
     for shift in offsets:
-        at = (corners + np.round(np.nan_to_num(shift))[:, None, :]).reshape(-1, 2)
-        if field is not None:  # the resampled (x, y) came from (x, y) + field
-            at = at + (field_basis(at, size_px) @ field).astype(np.float32)
-        if correction is not None:
-            at = cv2.perspectiveTransform(at[None].astype(np.float32), correction)[0]
+        at = _came_from((corners + np.round(np.nan_to_num(shift))[:, None, :]).reshape(-1, 2),
+                        size_px, correction, field)
         if (at < 0).any() or (at[:, 0] > size_px[0]).any() or (at[:, 1] > size_px[1]).any():
             return True
     return False
+
+
+def _came_from(points_px: np.ndarray, size_px: tuple[int, int], correction: np.ndarray | None,
+               field: np.ndarray | None) -> np.ndarray:
+    """Where points of the sheet put right (``correction``, then ``field``)
+    lie on the rectified image (``size_px``) it was put right from (n x 2
+    float32 px)."""
+    points_px = np.float32(points_px)
+    if field is not None:  # the resampled (x, y) came from (x, y) + field
+        points_px = points_px + (field_basis(points_px, size_px) @ field).astype(np.float32)
+    if correction is not None:
+        # the corrected image's pixel (x, y) came from the rectified image at H (x, y)
+        points_px = cv2.perspectiveTransform(points_px[None], correction)[0]
+    return points_px
 
 
 def _surrounded(around: np.ndarray, margin: int, pad: int, size_px: tuple[int, int],
