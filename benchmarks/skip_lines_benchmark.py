@@ -40,6 +40,7 @@ from qwixx_scan.blank import blank_reference  # noqa: E402
 from qwixx_scan.box_model import box_classifier  # noqa: E402
 from qwixx_scan.box_inputs import box_inputs  # noqa: E402
 from qwixx_scan.read import CROSSED_P, EMPTY_P, _read_crossed, _skip_like_crosses  # noqa: E402
+from qwixx_scan.skip_lines import paper_grain  # noqa: E402
 from reader_benchmark import READ_PX_PER_MM, degrade, drawn_sheet  # noqa: E402
 from train_box_classifier import wide_degradation  # noqa: E402
 
@@ -76,7 +77,8 @@ def main() -> None:
         inputs, ink_mm2 = box_inputs(rectified, sheet, blank_reference(sheet, READ_PX_PER_MM))
         p = classifier.crossed_probability(inputs)
         like = _skip_like_crosses(inputs, _read_crossed(p), ink_mm2[:, 0],
-                                  np.array([b.kind == "number" for b in sheet.boxes]))
+                                  np.array([b.kind == "number" for b in sheet.boxes]), p,
+                                  grain=paper_grain(inputs, p <= EMPTY_P))
         ids = [b.id for b in sheet.boxes]
         for box_id, tilt in report.skip_tilts.items():
             tilts.append(abs(tilt))
