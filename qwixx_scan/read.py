@@ -745,6 +745,18 @@ OWN_MARKS_REASON = ("like this player's crosses: as much ink, in their pen's col
 #: The same where the networks lean empty (see own_marks.COVER_MARGIN).
 OWN_HATCHING_REASON = ("like this player's crosses: as much ink, in their pen's colour, far more "
                        "than any empty box, over as much of the box as their hatching")
+#: A pen's cross leaves its dark ink (see PEN_DEEP_INK_MM2): on the sheet of
+#: a player who writes with one, a doubtful box is taken as like their
+#: crosses only where it holds OWN_PEN_DEEP_SHARE of the dark ink of their
+#: middle cross or more. Hard independent table 143, photo 28 (dark, grainy
+#: colour noise, a sheet bent 5 mm): an empty blue 7 between two bold black
+#: X's, a toss-up among the networks, held as much ink as the X's in the
+#: noise (22 mm^2 against their 26) but a tenth of their dark ink (1.3 mm^2
+#: against 12.4); taken as crossed, the sheet came out ``ok`` with a wrong
+#: score. Of the 151 boxes taken so over the 84 independent sets at hand
+#: (12,213 sheets), 22 were pen players'; the right ones held 0.45 of the
+#: middle cross's dark ink or more.
+OWN_PEN_DEEP_SHARE = 0.25
 #: A lamp reflected by the paper washes a patch of the sheet out: print and
 #: ink there keep a fraction of their contrast, and a cross under it can
 #: read empty with confidence (the print's match, being normalised, does
@@ -989,8 +1001,8 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
     if pen:
         verdicts = _doubt_pens_lit_crosses(verdicts, washed)
     paper_px = np.count_nonzero(paper, axis=(1, 2))
-    verdicts = _settle_by_own_marks(verdicts, inputs, ink_mm2[:, 0], darkened, paper_px,
-                                    classifier)
+    verdicts = _settle_by_own_marks(verdicts, inputs, ink_mm2, darkened, paper_px, classifier,
+                                    pen=pen)
     hatcher_shade = None
     if not pen:
         verdicts = _crossed_once_darkened(verdicts, inputs, classifier)
@@ -1485,11 +1497,14 @@ def _doubt_empties_of_a_doubtful_sheet(verdicts: list[BoxVerdict]) -> list[BoxVe
 
 def _settle_by_own_marks(verdicts: list[BoxVerdict], inputs: np.ndarray, ink_mm2: np.ndarray,
                          darkened: np.ndarray, paper: np.ndarray,
-                         classifier) -> list[BoxVerdict]:
+                         classifier, *, pen: bool) -> list[BoxVerdict]:
     """The verdicts with every box doubted for its mark that looks like this
-    player's confident crosses taken as crossed (see :mod:`own_marks`);
+    player's confident crosses taken as crossed (see :mod:`own_marks`), on a
+    ``pen`` player's sheet only where it holds their dark ink too (see
+    OWN_PEN_DEEP_SHARE); ``ink_mm2``: ink and dark ink per box (mm^2),
     ``darkened``: own_marks.darkened_pixels of every box, ``paper``: how
     many pixels of each box's middle are paper (own_marks.paper_pixels)."""
+    ink_mm2, deep_ink_mm2 = ink_mm2[:, 0], ink_mm2[:, 1]
     doubtful = np.array([v.state == "uncertain" and v.note == DOUBTFUL_MARK for v in verdicts])
     if not doubtful.any():
         return verdicts
@@ -1502,9 +1517,12 @@ def _settle_by_own_marks(verdicts: list[BoxVerdict], inputs: np.ndarray, ink_mm2
     empty = (states == "empty") | np.array([v.note == HIDDEN_PRINT for v in verdicts])
     by_ink, by_shade = like_own_crosses(states == "crossed", empty, doubtful, ink_mm2,
                                         ink_colours(inputs), vote, darkened, paper)
+    crossed = states == "crossed"
+    if pen and (by_ink | by_shade).any():  # (then some box is read crossed)
+        inked = deep_ink_mm2 >= OWN_PEN_DEEP_SHARE * float(np.median(deep_ink_mm2[crossed]))
+        by_ink, by_shade = by_ink & inked, by_shade & inked
     if not (by_ink | by_shade).any():
         return verdicts
-    crossed = states == "crossed"
     typical_ink = float(np.median(ink_mm2[crossed]))
     share = darkened * 100 / INNER_PX**2  # of the box, in per cent
     typical_share = float(np.median(share[crossed]))

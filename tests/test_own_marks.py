@@ -260,3 +260,22 @@ def test_pencil_dots_are_not_taken_for_a_players_small_crosses(tmp_path):
     assert "green-2" in expected["dots_in_boxes"] and "green-2" not in expected["marked"]
     assert sheet.verdicts["green-2"].state == "uncertain"
     assert {b for b, v in sheet.verdicts.items() if v.state == "crossed"} <= set(expected["marked"])
+
+
+def test_a_pens_grain_holding_as_much_ink_as_its_crosses_is_not_taken_without_their_dark_ink(
+        tmp_path):
+    # Hard independent table 143, photo 28 (dark, grainy colour noise): the
+    # empty blue 7 between two bold black X's, a toss-up among the networks,
+    # holds as much ink as the X's in the noise (22 mm^2, theirs 26) but a
+    # tenth of their dark ink. Taken as like the player's crosses, the sheet
+    # came out ok with 137 instead of 129; it stays doubtful.
+    from scan_support import independent_photo, no_sheet_sure_of_a_wrong_score
+
+    result, truth = independent_photo(tmp_path, 143, 28, 1.0, table=True)
+    (want,) = [t for t in truth["sheets"] if t["letter"] == "D"]
+    assert "blue-7" not in want["marked"]
+    (sheet,) = [s for s in result.sheets if s.sheet.letter == "D"]
+    assert sheet.verdicts["blue-7"].state == "uncertain"
+    assert sheet.status == "review" and sheet.uncertain == ["blue-7"]
+    assert set(sheet.marked) == set(want["marked"])
+    no_sheet_sure_of_a_wrong_score(result, truth)
