@@ -755,7 +755,10 @@ OWN_HATCHING_REASON = ("like this player's crosses: as much ink, in their pen's 
 #: against 12.4); taken as crossed, the sheet came out ``ok`` with a wrong
 #: score. Of the 151 boxes taken so over the 84 independent sets at hand
 #: (12,213 sheets), 22 were pen players'; the right ones held 0.45 of the
-#: middle cross's dark ink or more.
+#: middle cross's dark ink or more. Not where the light washes the box out
+#: (WASHED_OUT): a lamp's glare takes the dark ink with the print, and
+#: under it (``scan_benchmark.py --spoil glare``, seeds 9 and 70) two right
+#: black crosses the networks were unsure of held none of it.
 OWN_PEN_DEEP_SHARE = 0.25
 #: A lamp reflected by the paper washes a patch of the sheet out: print and
 #: ink there keep a fraction of their contrast, and a cross under it can
@@ -1002,7 +1005,7 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
         verdicts = _doubt_pens_lit_crosses(verdicts, washed)
     paper_px = np.count_nonzero(paper, axis=(1, 2))
     verdicts = _settle_by_own_marks(verdicts, inputs, ink_mm2, darkened, paper_px, classifier,
-                                    pen=pen)
+                                    pen=pen, washed=washed)
     hatcher_shade = None
     if not pen:
         verdicts = _crossed_once_darkened(verdicts, inputs, classifier)
@@ -1497,11 +1500,12 @@ def _doubt_empties_of_a_doubtful_sheet(verdicts: list[BoxVerdict]) -> list[BoxVe
 
 def _settle_by_own_marks(verdicts: list[BoxVerdict], inputs: np.ndarray, ink_mm2: np.ndarray,
                          darkened: np.ndarray, paper: np.ndarray,
-                         classifier, *, pen: bool) -> list[BoxVerdict]:
+                         classifier, *, pen: bool, washed: np.ndarray) -> list[BoxVerdict]:
     """The verdicts with every box doubted for its mark that looks like this
     player's confident crosses taken as crossed (see :mod:`own_marks`), on a
     ``pen`` player's sheet only where it holds their dark ink too (see
-    OWN_PEN_DEEP_SHARE); ``ink_mm2``: ink and dark ink per box (mm^2),
+    OWN_PEN_DEEP_SHARE) or the light washes it out (``washed``, per box:
+    see WASHED_OUT); ``ink_mm2``: ink and dark ink per box (mm^2),
     ``darkened``: own_marks.darkened_pixels of every box, ``paper``: how
     many pixels of each box's middle are paper (own_marks.paper_pixels)."""
     ink_mm2, deep_ink_mm2 = ink_mm2[:, 0], ink_mm2[:, 1]
@@ -1519,7 +1523,8 @@ def _settle_by_own_marks(verdicts: list[BoxVerdict], inputs: np.ndarray, ink_mm2
                                         ink_colours(inputs), vote, darkened, paper)
     crossed = states == "crossed"
     if pen and (by_ink | by_shade).any():  # (then some box is read crossed)
-        inked = deep_ink_mm2 >= OWN_PEN_DEEP_SHARE * float(np.median(deep_ink_mm2[crossed]))
+        inked = washed | (deep_ink_mm2
+                          >= OWN_PEN_DEEP_SHARE * float(np.median(deep_ink_mm2[crossed])))
         by_ink, by_shade = by_ink & inked, by_shade & inked
     if not (by_ink | by_shade).any():
         return verdicts

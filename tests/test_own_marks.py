@@ -279,3 +279,27 @@ def test_a_pens_grain_holding_as_much_ink_as_its_crosses_is_not_taken_without_th
     assert sheet.status == "review" and sheet.uncertain == ["blue-7"]
     assert set(sheet.marked) == set(want["marked"])
     no_sheet_sure_of_a_wrong_score(result, truth)
+
+
+def test_a_pens_cross_washed_out_by_glare_is_taken_like_its_others_without_dark_ink(tmp_path):
+    # An independent photo (foreign_photos.py, seed 70, photo 16: a black
+    # pen's X's) under a lamp's glare (spoilt_photos.py's ``glare``): the X
+    # over green 6, washed out, holds none of the pen's dark ink, and the
+    # networks are unsure of it. Like the player's crosses by its ink and
+    # colour, it is taken, though a pen player's box must hold their dark ink
+    # elsewhere (read.OWN_PEN_DEEP_SHARE): glare takes the dark ink with the
+    # print.
+    from benchmarks.foreign_photos import make_photo
+    from benchmarks.spoilt_photos import spoil
+    from scan_support import write_jpeg
+
+    from qwixx_scan.pipeline import known_layouts, scan_photo
+
+    data, truth = make_photo(70, 16, 0.25)
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    path = tmp_path / "glare.jpg"
+    write_jpeg(path, spoil(image, "glare", truth, seed=16), quality=90)
+    (sheet,) = scan_photo(path, layouts=known_layouts()).sheets
+    (want,) = truth["sheets"]
+    assert "green-6" in want["marked"] and sheet.verdicts["green-6"].settled
+    assert sheet.status == "ok" and set(sheet.marked) == set(want["marked"])
