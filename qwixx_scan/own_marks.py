@@ -204,10 +204,16 @@ def darkened_paper(inputs: np.ndarray, by: float = DARKENED,
     """Which pixels of each box's middle (n x INNER_PX x INNER_PX, bool) show
     paper darkened (``by`` of the blank or more; see :func:`darkened_pixels`).
     ``paper``: :func:`paper_pixels` of ``inputs``, where known already."""
-    photo = inputs[:, :3, INNER, INNER].mean(axis=1)
-    inner_blank = np.maximum(inputs[:, 3:6, INNER, INNER].mean(axis=1), 0.05)
+    photo, inner_blank = middle_greys(inputs)
     paper = paper_pixels(inputs) if paper is None else paper
     return paper & (photo < inner_blank * (1 - by))
+
+
+def middle_greys(inputs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The photo's and the blank's grey (their channels' mean, the blank's at
+    least 0.05) at each pixel of each box's middle (n x INNER_PX x INNER_PX)."""
+    return (inputs[:, :3, INNER, INNER].mean(axis=1),
+            np.maximum(inputs[:, 3:6, INNER, INNER].mean(axis=1), 0.05))
 
 
 def paper_pixels(inputs: np.ndarray) -> np.ndarray:

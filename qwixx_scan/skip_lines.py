@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .own_marks import INNER, INNER_PX, darkened_paper, paper_pixels
+from .own_marks import INNER_PX, darkened_paper, middle_greys, paper_pixels
 
 MIN_PX = 10
 ELONGATION = 3.0
@@ -114,8 +114,7 @@ def paper_grain(inputs: np.ndarray, plain: np.ndarray, paper: np.ndarray | None 
     if not len(at):
         return 0.0
     boxes = inputs[at]
-    photo = boxes[:, :3, INNER, INNER].mean(axis=1)
-    blank = np.maximum(boxes[:, 3:6, INNER, INNER].mean(axis=1), 0.05)
+    photo, blank = middle_greys(boxes)
     paper = (paper_pixels(boxes) if paper is None else paper[at]).reshape(len(at), -1)
     counts = paper.sum(axis=1)
     if not counts.any():
