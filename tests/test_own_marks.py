@@ -231,18 +231,7 @@ def test_a_creases_shading_is_not_taken_for_the_players_hatching(tmp_path):
     # Taken for hatching by its darkened paper alone, the sheet came out ok
     # with a wrong score; a crease holds next to no ink darker than the
     # print (5.9 mm^2 against the crosses' floor of 9.9), so it stays doubtful.
-    from benchmarks.foreign_photos import make_photo
-    from benchmarks.spoilt_photos import spoil
-    from scan_support import write_jpeg
-
-    from qwixx_scan.pipeline import known_layouts, scan_photo
-
-    data, truth = make_photo(70, 55, 0.25)
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-    path = tmp_path / "creased.jpg"
-    write_jpeg(path, spoil(image, "crease", truth, seed=55), quality=90)
-    (sheet,) = scan_photo(path, layouts=known_layouts()).sheets
-    (want,) = truth["sheets"]
+    sheet, want = spoilt_photo_sheet(tmp_path, 70, 55, "crease")
     assert "blue-5" not in want["marked"]
     assert sheet.verdicts["blue-5"].state == "uncertain"
     assert sheet.status == "review"
@@ -289,17 +278,24 @@ def test_a_pens_cross_washed_out_by_glare_is_taken_like_its_others_without_dark_
     # colour, it is taken, though a pen player's box must hold their dark ink
     # elsewhere (read.OWN_PEN_DEEP_SHARE): glare takes the dark ink with the
     # print.
+    sheet, want = spoilt_photo_sheet(tmp_path, 70, 16, "glare")
+    assert "green-6" in want["marked"] and sheet.verdicts["green-6"].settled
+    assert sheet.status == "ok" and set(sheet.marked) == set(want["marked"])
+
+
+def spoilt_photo_sheet(tmp_path, seed: int, index: int, kind: str):
+    """The one sheet read from the independent generator's photo spoilt as
+    ``scan_benchmark.py --spoil KIND`` spoils it, and its truth."""
     from benchmarks.foreign_photos import make_photo
     from benchmarks.spoilt_photos import spoil
     from scan_support import write_jpeg
 
     from qwixx_scan.pipeline import known_layouts, scan_photo
 
-    data, truth = make_photo(70, 16, 0.25)
+    data, truth = make_photo(seed, index, 0.25)
     image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-    path = tmp_path / "glare.jpg"
-    write_jpeg(path, spoil(image, "glare", truth, seed=16), quality=90)
+    path = tmp_path / f"{kind}.jpg"
+    write_jpeg(path, spoil(image, kind, truth, seed=index), quality=90)
     (sheet,) = scan_photo(path, layouts=known_layouts()).sheets
     (want,) = truth["sheets"]
-    assert "green-6" in want["marked"] and sheet.verdicts["green-6"].settled
-    assert sheet.status == "ok" and set(sheet.marked) == set(want["marked"])
+    return sheet, want
