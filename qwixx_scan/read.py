@@ -1519,9 +1519,9 @@ def _settle_by_own_marks(verdicts: list[BoxVerdict], inputs: np.ndarray, ink_mm2
     # sheet's empty boxes hold: left out, its ink would no longer raise the
     # floor (a box of a sheet read half a row off was taken as crossed).
     empty = (states == "empty") | np.array([v.note == HIDDEN_PRINT for v in verdicts])
-    by_ink, by_shade = like_own_crosses(states == "crossed", empty, doubtful, ink_mm2,
-                                        ink_colours(inputs), vote, darkened, paper)
     crossed = states == "crossed"
+    by_ink, by_shade = like_own_crosses(crossed, empty, doubtful, ink_mm2,
+                                        ink_colours(inputs), vote, darkened, paper)
     if pen and (by_ink | by_shade).any():  # (then some box is read crossed)
         inked = washed | (deep_ink_mm2
                           >= OWN_PEN_DEEP_SHARE * float(np.median(deep_ink_mm2[crossed])))
