@@ -219,13 +219,19 @@ def middle_greys(inputs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def paper_pixels(inputs: np.ndarray) -> np.ndarray:
     """Which pixels of each box's middle (n x INNER_PX x INNER_PX, bool) are
     paper: the blank sheet at least PAPER_BLANK light there and all round."""
+    return paper_window(inputs)[:, INNER, INNER]
+
+
+def paper_window(inputs: np.ndarray) -> np.ndarray:
+    """:func:`paper_pixels` over each box's whole network input (n x
+    INPUT_PX x INPUT_PX, bool): the box's middle and the margin around it."""
     blank = inputs[:, 3:6].mean(axis=1)
     n, size = blank.shape[:2]
     if n == 0:
-        return np.zeros((0, INNER_PX, INNER_PX), bool)
+        return np.zeros((0, size, size), bool)
     # The boxes stacked into one column for a single 3 x 3 erosion (a
     # quarter of the time of nine shifted numpy copies): where two boxes
-    # meet, their margins mix, but the middle (INNER) lies further in.
+    # meet, their margins mix (a row or two at the window's top and bottom).
     darkest_around = cv2.erode(np.ascontiguousarray(blank.reshape(n * size, size)),
                                np.ones((3, 3), np.uint8), borderType=cv2.BORDER_REPLICATE)
-    return darkest_around.reshape(n, size, size)[:, INNER, INNER] >= PAPER_BLANK
+    return darkest_around.reshape(n, size, size) >= PAPER_BLANK

@@ -55,6 +55,7 @@ from .own_marks import INNER, INNER_PX, MIN_CROSSES
 from .own_marks import LEAN as OWN_LEAN
 from .own_marks import darkened_pixels, hatches, like_own_crosses, paper_pixels
 from .skip_lines import MAX_TILT_DEG, lone_lines, paper_grain, struck_through
+from .spills import neighbour_table, spilt_over
 
 #: A box found away from where its neighbours put it is read at both places
 #: (see box_inputs.SECOND_PLACE_MM), but where its print was hardly seen at
@@ -420,6 +421,17 @@ RISING_SKIP_LENGTH = 1.6
 FLAT_SKIP_SURE_P = 0.99
 SKIP_LIKE = ("read crossed, but its mark is one line through the number, like a line "
              "through a skipped number, unlike this player's crosses")
+#: A box read crossed whose ink lies along one edge, none in its middle, and
+#: runs on past that edge toward a box read crossed, holding less ink than
+#: the player's crosses (see :mod:`qwixx_scan.spills`), is doubtful: the tail
+#: of a large check overshooting from the box beside it. Fresh table 144
+#: photo 6: such a tail in an empty red 7 read crossed at 0.947 (every
+#: network 0.72 or more in every mirrored view, 0.40 of the player's ink),
+#: and the sheet came out ``ok`` with 26 points instead of 20. Doubted
+#: before the other doubts of a box read crossed, so that no closer look
+#: or the player's own marks take it back: its stroke is a cross's stroke.
+SPILT_OVER = ("read crossed, but its ink lies along one edge, running on toward the "
+              "crossed box beside it, like the end of that box's mark")
 #: A box read crossed that holds less than LIGHT_CROSS_SHARE of the ink of
 #: the middle one of the sheet's boxes read crossed (at least
 #: own_marks.MIN_CROSSES of them) is looked at mirrored too, and doubtful where
@@ -975,6 +987,7 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
     narrow_doubted = _narrow_crosses_doubted_mirrored(inputs, crossed_p, classifier)
     numbered = np.array([box.kind == "number" for box in sheet.boxes])
     skip_like = _skip_like_crosses(inputs, theirs, ink_mm2[:, 0], numbered, crossed_p, grain=grain)
+    spilt = spilt_over(inputs, theirs, ink_mm2[:, 0], neighbour_table(sheet.boxes))
     per_box = dict(crossed_p=crossed_p, ink_mm2=ink_mm2[:, 0], deep_ink_mm2=ink_mm2[:, 1],
                    highest_p=highest_p, highest_view_p=_measured(highest_view_p),
                    turned_p=turned_p, second_place_p=_measured(second_p),
@@ -982,6 +995,7 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
                    lit_p=_measured(lit_p), seen=~located.unseen, washed_out=washed_out,
                    overexposed=overexposed, light_doubted=light_doubted,
                    no_deep_ink=no_deep_ink, narrow_doubted=narrow_doubted, skip_like=skip_like,
+                   spilt=spilt,
                    mirrored_doubt=reading.mirrored_doubt)
     evidence = [BoxEvidence(box.id, kind=box.kind, faint_marks=faint, light_fills=light_fills,
                             **{name: _plain(values[i]) for name, values in per_box.items()})
@@ -1753,6 +1767,9 @@ class BoxEvidence:
     #: Read crossed, its mark is one line through the number, and the
     #: player's crosses are not (see SKIP_LIKE_TILT_DEG).
     skip_like: bool = False
+    #: Read crossed, its ink is like the tail of the mark in the box beside it
+    #: (see SPILT_OVER).
+    spilt: bool = False
     #: Read crossed over one decider's doubt, and doubted in a mirrored view
     #: (box_model.SPLIT: two networks sure of opposite verdicts there): not
     #: taken as crossed once lit from around it (LIT_FROM_AROUND), which
@@ -1781,6 +1798,8 @@ def decide(e: BoxEvidence) -> BoxVerdict:
         return BoxVerdict(box_id, "uncertain", 0.3, "the box's print was found away from where "
                           "its neighbours put it, and the two places read differently")
     if crossed_p >= CROSSED_P:
+        if e.spilt:
+            return BoxVerdict(box_id, "uncertain", 0.3, SPILT_OVER)
         if e.ink_mm2 < CROSSED_MIN_INK_MM2 and not e.unanimous:
             return BoxVerdict(box_id, "uncertain", 0.3, HARDLY_ANY_INK, lean="crossed")
         if e.light_doubted:
