@@ -987,7 +987,7 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
     narrow_doubted = _narrow_crosses_doubted_mirrored(inputs, crossed_p, classifier)
     numbered = np.array([box.kind == "number" for box in sheet.boxes])
     skip_like = _skip_like_crosses(inputs, theirs, ink_mm2[:, 0], numbered, crossed_p, grain=grain)
-    spilt = spilt_over(inputs, theirs, ink_mm2[:, 0], neighbour_table(sheet.boxes))
+    spilt = spilt_over(inputs, theirs, ink_mm2[:, 0], neighbour_table(sheet.boxes), washed)
     per_box = dict(crossed_p=crossed_p, ink_mm2=ink_mm2[:, 0], deep_ink_mm2=ink_mm2[:, 1],
                    highest_p=highest_p, highest_view_p=_measured(highest_view_p),
                    turned_p=turned_p, second_place_p=_measured(second_p),

@@ -25,7 +25,11 @@ of every box clean (their crosses' median share there is 0 on 99 % of
 their sheets, on 1 to 4 % of other players' sheets), and their circles
 often show as one arc along one edge, running past it; on their sheets
 (the player's crosses putting under THROUGH_MIDDLE of their ink in the
-middle) nothing is doubted so: 48 right circles would have been.
+middle) nothing is doubted so: 48 right circles would have been. Nor is
+a box the light washes out (read.WASHED_OUT): under a lamp's glare
+(``scan_benchmark.py --spoil glare``, seeds 9 and 70) two right X's and
+checks of thick blue pens showed only pieces of their strokes, along an
+edge, and were doubted so.
 """
 
 from __future__ import annotations
@@ -57,17 +61,20 @@ SIDES = {"left": (0, -1), "right": (0, 1), "above": (-1, 0), "below": (1, 0)}
 
 
 def spilt_over(inputs: np.ndarray, crossed: np.ndarray | None, ink_mm2: np.ndarray,
-               neighbours: np.ndarray) -> np.ndarray:
+               neighbours: np.ndarray, washed: np.ndarray) -> np.ndarray:
     """Per box, whether it is read crossed (``crossed``: the boxes read
     crossed with confidence, bool per box, None where too few to tell) with
     its ink like the tail of a neighbour's mark (see the module's note).
     ``inputs``: the boxes' network inputs (see box_inputs); ``ink_mm2``: ink
     per box; ``neighbours``: per box and side (SIDES order) the index of the
-    box beside it there, -1 for none (see :func:`neighbour_table`)."""
+    box beside it there, -1 for none (see :func:`neighbour_table`); ``washed``:
+    the boxes the light washes out (read.WASHED_OUT), left alone: glare leaves
+    a right cross little of its ink, in pieces."""
     out = np.zeros(len(ink_mm2), bool)
     if crossed is None:
         return out
-    ask = np.flatnonzero(crossed & (ink_mm2 < INK_SHARE * np.median(ink_mm2[crossed])))
+    ask = np.flatnonzero(crossed & ~washed
+                         & (ink_mm2 < INK_SHARE * np.median(ink_mm2[crossed])))
     if not len(ask) or _middle_share(_ink(inputs[crossed])) < THROUGH_MIDDLE:
         return out
     ink = _ink(inputs[ask])

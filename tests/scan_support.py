@@ -115,6 +115,22 @@ def independent_photo_sheet(tmp_path, seed: int, index: int, hard_share: float =
     return sheet, expected
 
 
+def spoilt_photo_sheet(tmp_path, seed: int, index: int, kind: str):
+    """The one sheet read from the independent generator's photo spoilt as
+    ``scan_benchmark.py --spoil KIND`` spoils it, and its truth."""
+    from benchmarks.foreign_photos import make_photo
+    from benchmarks.spoilt_photos import spoil
+    from qwixx_scan.pipeline import known_layouts, scan_photo
+
+    data, truth = make_photo(seed, index, 0.25)
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    path = tmp_path / f"{kind}.jpg"
+    write_jpeg(path, spoil(image, kind, truth, seed=index), quality=90)
+    (sheet,) = scan_photo(path, layouts=known_layouts()).sheets
+    (want,) = truth["sheets"]
+    return sheet, want
+
+
 def benchmark_photo(tmp_path, index: int, seed: int = 4):
     """The scanner's result for photo ``index`` of the scan benchmark's photogen
     run (benchmarks/scan_benchmark.py: ``seed``, a quarter hard, 8-12 MP;

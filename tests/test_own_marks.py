@@ -7,9 +7,9 @@ hatched in light pencil.
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
 import pytest
+from scan_support import spoilt_photo_sheet
 
 from qwixx_scan.box_model import INPUT_CHANNELS, INPUT_PX
 from qwixx_scan.own_marks import DARKENED, darkened_pixels, like_own_crosses
@@ -281,21 +281,3 @@ def test_a_pens_cross_washed_out_by_glare_is_taken_like_its_others_without_dark_
     sheet, want = spoilt_photo_sheet(tmp_path, 70, 16, "glare")
     assert "green-6" in want["marked"] and sheet.verdicts["green-6"].settled
     assert sheet.status == "ok" and set(sheet.marked) == set(want["marked"])
-
-
-def spoilt_photo_sheet(tmp_path, seed: int, index: int, kind: str):
-    """The one sheet read from the independent generator's photo spoilt as
-    ``scan_benchmark.py --spoil KIND`` spoils it, and its truth."""
-    from benchmarks.foreign_photos import make_photo
-    from benchmarks.spoilt_photos import spoil
-    from scan_support import write_jpeg
-
-    from qwixx_scan.pipeline import known_layouts, scan_photo
-
-    data, truth = make_photo(seed, index, 0.25)
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-    path = tmp_path / f"{kind}.jpg"
-    write_jpeg(path, spoil(image, kind, truth, seed=index), quality=90)
-    (sheet,) = scan_photo(path, layouts=known_layouts()).sheets
-    (want,) = truth["sheets"]
-    return sheet, want

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
-from scan_support import independent_photo, no_sheet_sure_of_a_wrong_score
+from scan_support import independent_photo, no_sheet_sure_of_a_wrong_score, spoilt_photo_sheet
 
 from qwixx_print.layout import load_layout
 from qwixx_scan.box_model import INPUT_CHANNELS, INPUT_PX
@@ -45,11 +45,12 @@ def circle(image):
 TAIL = stroke(C + 10, C, INPUT_PX - 1, C + 10)
 
 
-def spilt(mark, *, ink=0.3, crosses=check, right_crossed=True, right=True) -> bool:
+def spilt(mark, *, ink=0.3, crosses=check, right_crossed=True, right=True,
+          washed=False) -> bool:
     """Whether ``mark`` (holding ``ink`` of the ink of the player's crosses),
     with 9 boxes marked ``crosses`` beside it, is taken for the tail of the
     mark in the box to its right (read crossed when ``right_crossed``; no box
-    there unless ``right``)."""
+    there unless ``right``; the light washing it out if ``washed``)."""
     inputs = boxes_with(mark, *[crosses] * 9)
     crossed = np.ones(10, bool)
     crossed[1] = right_crossed
@@ -57,7 +58,7 @@ def spilt(mark, *, ink=0.3, crosses=check, right_crossed=True, right=True) -> bo
     if right:
         neighbours[0, list(SIDES).index("right")] = 1
     return bool(spilt_over(inputs, crossed, np.array([10.0 * ink] + [10.0] * 9),
-                           neighbours)[0])
+                           neighbours, np.array([washed] + [False] * 9))[0])
 
 
 def test_a_stroke_running_past_the_edge_toward_a_crossed_box_is_its_tail():
@@ -65,6 +66,7 @@ def test_a_stroke_running_past_the_edge_toward_a_crossed_box_is_its_tail():
     assert not spilt(TAIL, right_crossed=False)  # nothing there to overshoot
     assert not spilt(TAIL, right=False)
     assert not spilt(TAIL, ink=0.8)  # as much ink as a cross of theirs
+    assert not spilt(TAIL, washed=True)  # glare leaves a cross in pieces
     # a stroke that stops at the box's edge is the box's own
     assert not spilt(stroke(C + 9, C, C + 13, C + 7))
     # ink in the box's middle is a cross of its own, however little
@@ -107,3 +109,13 @@ def test_the_tail_of_a_large_check_in_an_empty_box_is_doubted(tmp_path):
                                                                              SPILT_OVER)
     assert sheet.status == "review" and sheet.score.total == want["score"]["total"]
     no_sheet_sure_of_a_wrong_score(result, truth)
+
+
+def test_a_cross_the_glare_leaves_in_pieces_is_no_tail(tmp_path):
+    # Independent seed 70, photo 111 under a lamp's glare (spoilt_photos.py's
+    # ``glare``): of a thick blue pen's X in yellow 5, washed out, only
+    # pieces of its strokes show, along the edge toward yellow 6 (crossed).
+    # The light washes the box out, so it is no neighbour's tail.
+    sheet, want = spoilt_photo_sheet(tmp_path, 70, 111, "glare")
+    assert "yellow-5" in want["marked"]
+    assert sheet.verdicts["yellow-5"].state == "crossed"
