@@ -1003,7 +1003,11 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
     no_deep_ink = _narrow_crosses_without_deep_ink(theirs, crossed_p, ink_mm2[:, 1], washed)
     narrow_doubted = _narrow_crosses_doubted_mirrored(inputs, crossed_p, classifier)
     numbered = np.array([box.kind == "number" for box in sheet.boxes])
-    skip_like = _skip_like_crosses(inputs, theirs, ink_mm2[:, 0], numbered, crossed_p, grain=grain)
+    # the lone lines of the player's crosses, which the skip-line rules compare
+    # with (a few ms a sheet: worked out once)
+    their_lines = None if theirs is None else lone_lines(inputs[theirs], grain=grain)
+    skip_like = _skip_like_crosses(inputs, theirs, ink_mm2[:, 0], numbered, crossed_p, grain=grain,
+                                   their_lines=their_lines)
     spilt = spilt_over(inputs, theirs, ink_mm2[:, 0], neighbour_table(sheet.boxes), washed)
     per_box = dict(crossed_p=crossed_p, ink_mm2=ink_mm2[:, 0], deep_ink_mm2=ink_mm2[:, 1],
                    highest_p=highest_p, highest_view_p=_measured(highest_view_p),
@@ -1026,7 +1030,7 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
                    for i, v in enumerate(verdicts) if v.state == "uncertain"}
     look = [i for i, e in struck_ones.items() if decide(e).state != verdicts[i].state]
     if look:
-        steeper = _skip_lines_may_be_steeper(inputs, theirs, grain)
+        steeper = _skip_lines_may_be_steeper(inputs, theirs, grain, their_lines)
         for i, line in zip(look, struck_through(inputs[look], steeper=steeper, grain=grain)):
             if line:
                 verdicts[i] = decide(struck_ones[i])
@@ -1047,7 +1051,8 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
                            hatcher_shade=hatcher_shade,
                            washed=(washed_out | overexposed) & (ink_mm2[:, 1] < PEN_DEEP_INK_MM2),
                            skip_like=partial(_skip_like_crosses, inputs, theirs, ink_mm2[:, 0],
-                                             numbered, crossed_p, grain=grain))
+                                             numbered, crossed_p, grain=grain,
+                                             their_lines=their_lines))
     if not pen:
         verdicts = _chain_rings_doubted(verdicts, sheet, inputs, reading.first_agreed_empty,
                                         classifier)
@@ -1192,7 +1197,8 @@ def _light_crosses_doubted(inputs: np.ndarray, crossed: np.ndarray | None,
 
 def _skip_like_crosses(inputs: np.ndarray, crossed: np.ndarray | None, ink_mm2: np.ndarray,
                        numbered: np.ndarray, crossed_p: np.ndarray,
-                       among: np.ndarray | None = None, *, grain: float = 0.0) -> np.ndarray:
+                       among: np.ndarray | None = None, *, grain: float = 0.0,
+                       their_lines: LoneLines | None = None) -> np.ndarray:
     """Per box, whether it is a number box (``numbered``) read crossed whose
     mark looks like a line through a skipped number on a sheet whose
     player's crosses (``crossed``, see :func:`_read_crossed`) are not lone
@@ -1202,12 +1208,14 @@ def _skip_like_crosses(inputs: np.ndarray, crossed: np.ndarray | None, ink_mm2: 
     flat through the middle and read crossed (``crossed_p``) short of
     FLAT_SKIP_SURE_P.
     ``among``: the boxes judged (indices), each as if read crossed; by
-    default those read crossed. ``grain``: see skip_lines.paper_grain."""
+    default those read crossed. ``grain``: see skip_lines.paper_grain;
+    ``their_lines``: the lone lines of the boxes ``crossed``, where known
+    already."""
     out = np.zeros(len(numbered), bool)
     if crossed is None:
         return out
     at = np.flatnonzero(crossed)
-    theirs = lone_lines(inputs[at], grain=grain)
+    theirs = lone_lines(inputs[at], grain=grain) if their_lines is None else their_lines
     lone_share = np.mean(theirs.found)
     judged = at if among is None else among
     line = theirs if among is None else lone_lines(inputs[judged], grain=grain)
@@ -1253,16 +1261,19 @@ def _tilted_like_their_struck_lines(inputs: np.ndarray, crossed_p: np.ndarray,
 
 
 def _skip_lines_may_be_steeper(inputs: np.ndarray, crossed: np.ndarray | None,
-                               grain: float = 0.0) -> bool:
+                               grain: float = 0.0,
+                               their_lines: LoneLines | None = None) -> bool:
     """Whether this player's crosses (``crossed``, see :func:`_read_crossed`)
     are hardly ever lone lines (SKIP_LIKE_SHARE), so that a lone line in a
     doubtful box may be taken as a line through a skipped number up to
     skip_lines.STEEPER_TILT_DEG from flat (see skip_lines.struck_through).
-    ``grain``: see skip_lines.paper_grain."""
+    ``grain``: see skip_lines.paper_grain; ``their_lines``: the lone lines
+    of the boxes ``crossed``, where known already."""
     if crossed is None:
         return False
-    return bool(np.mean(lone_lines(inputs[np.flatnonzero(crossed)], grain=grain).found)
-                <= SKIP_LIKE_SHARE)
+    if their_lines is None:
+        their_lines = lone_lines(inputs[crossed], grain=grain)
+    return bool(np.mean(their_lines.found) <= SKIP_LIKE_SHARE)
 
 
 def _narrow_crosses_without_deep_ink(crossed: np.ndarray | None, crossed_p: np.ndarray,

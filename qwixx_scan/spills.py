@@ -73,13 +73,15 @@ def spilt_over(inputs: np.ndarray, crossed: np.ndarray | None, ink_mm2: np.ndarr
     out = np.zeros(len(ink_mm2), bool)
     if crossed is None:
         return out
-    ask = np.flatnonzero(crossed & ~washed
-                         & (ink_mm2 < INK_SHARE * np.median(ink_mm2[crossed])))
-    if not len(ask) or _middle_share(_ink(inputs[crossed])) < THROUGH_MIDDLE:
+    at = np.flatnonzero(crossed)
+    asked = ~washed[at] & (ink_mm2[at] < INK_SHARE * np.median(ink_mm2[at]))
+    if not asked.any():
         return out
-    ink = _ink(inputs[ask])
+    ink = _ink(inputs[at])  # the asked boxes' among them
+    if _middle_share(ink) < THROUGH_MIDDLE:
+        return out
     lo, hi = INNER.start, INNER.stop
-    for box, mask in zip(ask, ink):
+    for box, mask in zip(at[asked], ink[asked]):
         inside = mask[INNER, INNER]
         count = np.count_nonzero(inside)
         if count < MIN_PX or np.count_nonzero(inside & _MIDDLE):
