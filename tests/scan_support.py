@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 from qwixx_print.layout import Sheet
 from qwixx_scan.blank import render_blank
+from qwixx_scan.box_model import INPUT_CHANNELS, INPUT_PX
 from qwixx_scan.read import BoxEvidence, BoxVerdict, decide
 
 SHEET_PPM = 12.0  # px per mm of the flat sheet image the photos are made from
@@ -91,6 +92,20 @@ def cover(image: np.ndarray, h_mm: np.ndarray, rect_mm: tuple[float, float, floa
 def write_jpeg(path, image: np.ndarray, quality: int = 88) -> None:
     if not cv2.imwrite(str(path), image, [cv2.IMWRITE_JPEG_QUALITY, quality]):
         raise OSError(f"cannot write {path}")
+
+
+def boxes_with(*marks) -> np.ndarray:
+    """One network input per mark: a light box with a dark printed number in
+    its middle (in the photo as in the blank) and the mark drawn over it,
+    ``mark(image)`` drawing on a 48 x 48 grey image (paper 1.0)."""
+    out = np.ones((len(marks), INPUT_CHANNELS, INPUT_PX, INPUT_PX), np.float32)
+    c = INPUT_PX // 2
+    for k, mark in enumerate(marks):
+        out[k, :, c - 6:c + 6, c - 4:c + 4] = 0.25  # the number, printed
+        photo = out[k, 0].copy()
+        mark(photo)
+        out[k, :3] = np.minimum(out[k, :3], photo[None])
+    return out
 
 
 def independent_photo(tmp_path, seed: int, index: int, hard_share: float = 0.25, *,

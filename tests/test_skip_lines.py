@@ -6,28 +6,14 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from scan_support import (independent_photo, independent_photo_sheet,
+from scan_support import (boxes_with, independent_photo, independent_photo_sheet,
                           no_sheet_sure_of_a_wrong_score, verdict_of)
 
-from qwixx_scan.box_model import INPUT_CHANNELS, INPUT_PX
+from qwixx_scan.box_model import INPUT_PX
 from qwixx_scan.read import EMPTY_MAX_DEEP_INK_MM2, FAINT_EMPTY_P, STRUCK_THROUGH
 from qwixx_scan.skip_lines import struck_through
 
 PENCIL = 0.55  # the photo's grey where a pencil stroke lies (paper 1)
-
-
-def boxes_with(*marks) -> np.ndarray:
-    """One network input per mark: a light box with a dark printed number in
-    its middle (in the photo as in the blank) and the mark drawn over it,
-    ``mark(image)`` drawing on a 48 x 48 grey image (paper 1.0)."""
-    out = np.ones((len(marks), INPUT_CHANNELS, INPUT_PX, INPUT_PX), np.float32)
-    c = INPUT_PX // 2
-    for k, mark in enumerate(marks):
-        out[k, :, c - 6:c + 6, c - 4:c + 4] = 0.25  # the number, printed
-        photo = out[k, 0].copy()
-        mark(photo)
-        out[k, :3] = np.minimum(out[k, :3], photo[None])
-    return out
 
 
 def line(x0, y0, x1, y1, width=1):

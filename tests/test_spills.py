@@ -5,26 +5,15 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
-from scan_support import independent_photo, no_sheet_sure_of_a_wrong_score, spoilt_photo_sheet
+from scan_support import (boxes_with, independent_photo, no_sheet_sure_of_a_wrong_score,
+                          spoilt_photo_sheet)
 
 from qwixx_print.layout import load_layout
-from qwixx_scan.box_model import INPUT_CHANNELS, INPUT_PX
+from qwixx_scan.box_model import INPUT_PX
 from qwixx_scan.spills import SIDES, neighbour_table, spilt_over
 
 PEN = 0.3  # the photo's grey where a pen stroke lies (paper 1)
 C = INPUT_PX // 2
-
-
-def boxes_with(*marks) -> np.ndarray:
-    """One network input per mark: a light box with a printed number in its
-    middle (in the photo as in the blank), the mark drawn over the photo."""
-    out = np.ones((len(marks), INPUT_CHANNELS, INPUT_PX, INPUT_PX), np.float32)
-    for k, mark in enumerate(marks):
-        out[k, :, C - 6:C + 6, C - 4:C + 4] = 0.25
-        photo = out[k, 0].copy()
-        mark(photo)
-        out[k, :3] = np.minimum(out[k, :3], photo[None])
-    return out
 
 
 def stroke(x0, y0, x1, y1):
