@@ -55,6 +55,7 @@ from .own_marks import INNER, INNER_PX, MIN_CROSSES
 from .own_marks import LEAN as OWN_LEAN
 from .own_marks import darkened_pixels, hatches, like_own_crosses, paper_pixels
 from .skip_lines import MAX_TILT_DEG, LoneLines, lone_lines, paper_grain, struck_through
+from .lone_strokes import lone_strokes
 from .spills import neighbour_table, spilt_over
 
 #: A box found away from where its neighbours put it is read at both places
@@ -449,6 +450,14 @@ SKIP_LIKE = ("read crossed, but its mark is one line through the number, like a 
 #: or the player's own marks take it back: its stroke is a cross's stroke.
 SPILT_OVER = ("read crossed, but its ink lies along one edge, running on toward the "
               "crossed box beside it, like the end of that box's mark")
+#: A number or lock box read empty whose mark is one steep stroke through
+#: its middle, in the player's pen, as much ink as half their crosses (see
+#: :mod:`qwixx_scan.lone_strokes`), is doubtful: a slash too small for the
+#: networks. Table 140 photo 37: a blue slash over green 12, 0.6 of the
+#: player's middle ink, read empty at 0.0006 (their other small slashes
+#: crossed), and the sheet came out ``ok`` with 121 points instead of 130.
+LONE_STROKE = ("read empty, but it holds one steep stroke of this player's pen through "
+               "its middle, like a small slash")
 #: A box read crossed that holds less than LIGHT_CROSS_SHARE of the ink of
 #: the middle one of the sheet's boxes read crossed (at least
 #: own_marks.MIN_CROSSES of them) is looked at mirrored too, and doubtful where
@@ -1009,6 +1018,8 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
     skip_like = _skip_like_crosses(inputs, theirs, ink_mm2[:, 0], numbered, crossed_p, grain=grain,
                                    their_lines=their_lines)
     spilt = spilt_over(inputs, theirs, ink_mm2[:, 0], neighbour_table(sheet.boxes), washed)
+    stroke = lone_strokes(inputs, theirs, (crossed_p <= EMPTY_P) & boxed, ink_mm2[:, 0],
+                          ink_mm2[:, 1], grain=grain)
     per_box = dict(crossed_p=crossed_p, ink_mm2=ink_mm2[:, 0], deep_ink_mm2=ink_mm2[:, 1],
                    highest_p=highest_p, highest_view_p=_measured(highest_view_p),
                    turned_p=turned_p, second_place_p=_measured(second_p),
@@ -1016,7 +1027,7 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
                    lit_p=_measured(lit_p), seen=~located.unseen, washed_out=washed_out,
                    overexposed=overexposed, light_doubted=light_doubted,
                    no_deep_ink=no_deep_ink, narrow_doubted=narrow_doubted, skip_like=skip_like,
-                   spilt=spilt,
+                   spilt=spilt, lone_stroke=stroke,
                    mirrored_doubt=reading.mirrored_doubt)
     evidence = [BoxEvidence(box.id, kind=box.kind, faint_marks=faint, light_fills=light_fills,
                             **{name: _plain(values[i]) for name, values in per_box.items()})
@@ -1823,6 +1834,9 @@ class BoxEvidence:
     #: Read crossed, its ink is like the tail of the mark in the box beside it
     #: (see SPILT_OVER).
     spilt: bool = False
+    #: Read empty, its mark is one steep stroke of the player's pen (see
+    #: LONE_STROKE).
+    lone_stroke: bool = False
     #: Read crossed over one decider's doubt, and doubted in a mirrored view
     #: (box_model.SPLIT: two networks sure of opposite verdicts there): not
     #: taken as crossed once lit from around it (LIT_FROM_AROUND), which
@@ -1875,6 +1889,8 @@ def decide(e: BoxEvidence) -> BoxVerdict:
         if e.turned_p >= TURNED_CROSSED_P:
             return BoxVerdict(box_id, "uncertain", 0.3, "read empty, but read crossed when "
                               "turned round")
+        if e.lone_stroke:
+            return BoxVerdict(box_id, "uncertain", 0.3, LONE_STROKE, lean="empty")
         if e.print_match < HIDDEN_PRINT_MATCH and e.kind != "penalty":
             return BoxVerdict(box_id, "uncertain", 0.3, HIDDEN_PRINT)
         if e.washed_out:

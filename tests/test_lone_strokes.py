@@ -1,0 +1,79 @@
+"""A lone steep stroke of the player's pen in a box read empty is a small
+slash the networks missed, not an empty box."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+from scan_support import boxes_with, independent_photo, no_sheet_sure_of_a_wrong_score, verdict_of
+
+from qwixx_scan.box_model import INPUT_PX
+from qwixx_scan.lone_strokes import lone_strokes
+from qwixx_scan.read import LONE_STROKE
+
+PEN = 0.3  # the photo's grey where a pen stroke lies (paper 1)
+C = INPUT_PX // 2
+
+
+def stroke(x0, y0, x1, y1):
+    return lambda image: cv2.line(image, (x0, y0), (x1, y1), PEN, 2, cv2.LINE_AA)
+
+
+SLASH = stroke(C - 7, C + 7, C + 7, C - 7)  # 45 degrees through the middle
+
+
+def x_mark(image):
+    SLASH(image)
+    stroke(C - 7, C - 7, C + 7, C + 7)(image)
+
+
+def taken(mark, *, ink=0.6, deep=0.6, their_deep=1.0, empty=True) -> bool:
+    """Whether ``mark``, holding ``ink`` and ``deep`` of the ink and dark ink
+    of the player's middle cross (9 X's beside it, holding ``their_deep``
+    mm^2 of dark ink each), read empty if ``empty``, is taken for a lone
+    stroke of the player's pen."""
+    inputs = boxes_with(mark, *[x_mark] * 9)
+    crossed = np.array([not empty] + [True] * 9)
+    return bool(lone_strokes(inputs, crossed, ~crossed, np.array([4.0 * ink] + [4.0] * 9),
+                             np.array([their_deep * deep] + [their_deep] * 9))[0])
+
+
+def test_a_steep_stroke_through_an_empty_box_s_middle_is_doubted():
+    assert taken(SLASH)
+    assert taken(stroke(C - 4, C + 8, C + 4, C - 8))  # nearly upright
+    assert not taken(SLASH, empty=False)  # read crossed: nothing to doubt
+
+
+def test_a_line_through_a_skipped_number_is_no_such_stroke():
+    assert not taken(stroke(C - 10, C + 1, C + 10, C - 1))  # flat
+    assert not taken(stroke(C - 10, C + 4, C + 10, C - 4))  # hurried, 22 degrees
+
+
+def test_strokes_off_the_middle_or_too_light_are_left_alone():
+    # the edge of a pen lying over the box, or a digit at its side
+    assert not taken(stroke(C - 13, C - 8, C - 13, C + 8))
+    assert not taken(SLASH, ink=0.3)  # far less ink than the player's crosses
+    assert not taken(SLASH, deep=0.3)  # far less of their pen's dark ink
+    assert not taken(SLASH, their_deep=0.05)  # a pencil leaves none to compare with
+    assert not taken(x_mark)  # two strokes: no lone line (the networks' to read)
+
+
+def test_a_lone_stroke_makes_a_box_read_empty_doubtful():
+    verdict = verdict_of("green-12", 0.0006, 1.2, 0.28, lone_stroke=True)
+    assert (verdict.state, verdict.note, verdict.lean) == ("uncertain", LONE_STROKE, "empty")
+    assert verdict_of("green-12", 0.0006, 1.2, 0.28).state == "empty"
+
+
+def test_a_small_slash_every_network_read_empty_is_doubted(tmp_path):
+    # Table 140, photo 37: a player slashing small (a third of the box) in
+    # blue struck green 12 with a slash at 46 degrees, 0.6 of the ink of
+    # their middle cross, which every network read empty (0.0006), so the
+    # sheet came out ok with 121 points instead of 130.
+    result, truth = independent_photo(tmp_path, 140, 37, table=True)
+    (want,) = [t for t in truth["sheets"] if t["letter"] == "A"]
+    assert "green-12" in want["marked"]
+    (sheet,) = [s for s in result.sheets if s.sheet.letter == "A"]
+    verdict = sheet.verdicts["green-12"]
+    assert (verdict.state, verdict.note) == ("uncertain", LONE_STROKE)
+    assert sheet.status == "review"
+    no_sheet_sure_of_a_wrong_score(result, truth)
