@@ -51,11 +51,11 @@ from .box_inputs import (PHOTO_CAP, LocatedInputs, ReaderReference, Surroundings
 from .box_model import (DECIDERS, MEMBERS, MIRRORED_VIEWS, SURE, BoxClassifier, CrossedReading,
                         box_classifier, close_look)
 from .locate import ASTRAY_SHEET_MATCH, MAX_ASTRAY
+from .lone_strokes import lone_strokes
 from .own_marks import INNER, INNER_PX, MIN_CROSSES
 from .own_marks import LEAN as OWN_LEAN
 from .own_marks import darkened_pixels, hatches, like_own_crosses, paper_pixels
 from .skip_lines import MAX_TILT_DEG, LoneLines, lone_lines, paper_grain, struck_through
-from .lone_strokes import lone_strokes
 from .spills import neighbour_table, spilt_over
 
 #: A box found away from where its neighbours put it is read at both places
