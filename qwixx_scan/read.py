@@ -1019,7 +1019,7 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
                                    their_lines=their_lines)
     spilt = spilt_over(inputs, theirs, ink_mm2[:, 0], neighbour_table(sheet.boxes), washed)
     stroke = lone_strokes(inputs, theirs, (crossed_p <= EMPTY_P) & boxed, ink_mm2[:, 0],
-                          ink_mm2[:, 1], grain=grain)
+                          ink_mm2[:, 1], classifier, grain=grain)
     per_box = dict(crossed_p=crossed_p, ink_mm2=ink_mm2[:, 0], deep_ink_mm2=ink_mm2[:, 1],
                    highest_p=highest_p, highest_view_p=_measured(highest_view_p),
                    turned_p=turned_p, second_place_p=_measured(second_p),
