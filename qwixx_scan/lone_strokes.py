@@ -41,9 +41,10 @@ and the two others): the networks read those lines empty with little
 doubt. That 21-degree slash read 0.22, 0.07, 0.45, 0.005 and 0.38 (empty
 on the deciders' median); the four lines through skipped numbers of that
 band that hold the ink and lie near the middle, 0.008 at most. Of the 11
-such lines 20-30 degrees from flat that hold a quarter of the ink and
-three tenths of the dark ink, the highest a network gave was 0.25 (8 px
-off the middle, 0.39 of the dark ink), then 0.13.
+other boxes of the band holding a quarter of the ink and three tenths of
+the dark ink (10 lines through skipped numbers, a stray dot), the highest
+a network gave was 0.25 (8 px off the middle, 0.39 of the dark ink), then
+0.13.
 """
 
 from __future__ import annotations
