@@ -94,6 +94,18 @@ def write_jpeg(path, image: np.ndarray, quality: int = 88) -> None:
         raise OSError(f"cannot write {path}")
 
 
+#: The photo's grey where a pen stroke lies in :func:`boxes_with`'s boxes (paper 1).
+PEN = 0.3
+#: The middle of a box's network input (px).
+C = INPUT_PX // 2
+
+
+def pen_stroke(x0, y0, x1, y1):
+    """A straight pen stroke from (x0, y0) to (x1, y1), as a mark for
+    :func:`boxes_with`."""
+    return lambda image: cv2.line(image, (x0, y0), (x1, y1), PEN, 2, cv2.LINE_AA)
+
+
 def boxes_with(*marks) -> np.ndarray:
     """One network input per mark: a light box with a dark printed number in
     its middle (in the photo as in the blank) and the mark drawn over it,

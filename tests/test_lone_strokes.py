@@ -3,29 +3,21 @@ slash the networks missed, not an empty box."""
 
 from __future__ import annotations
 
-import cv2
 import numpy as np
-from scan_support import (boxes_with, independent_photo, no_sheet_sure_of_a_wrong_score,
-                          sheet_read_at, verdict_of)
+from scan_support import (C, boxes_with, independent_photo, no_sheet_sure_of_a_wrong_score,
+                          pen_stroke, sheet_read_at, verdict_of)
 
-from qwixx_scan.box_model import INPUT_PX, box_classifier
+from qwixx_scan.box_model import box_classifier
 from qwixx_scan.lone_strokes import lone_strokes
 from qwixx_scan.read import LONE_STROKE
 
-PEN = 0.3  # the photo's grey where a pen stroke lies (paper 1)
-C = INPUT_PX // 2
 
-
-def stroke(x0, y0, x1, y1):
-    return lambda image: cv2.line(image, (x0, y0), (x1, y1), PEN, 2, cv2.LINE_AA)
-
-
-SLASH = stroke(C - 7, C + 7, C + 7, C - 7)  # 45 degrees through the middle
+SLASH = pen_stroke(C - 7, C + 7, C + 7, C - 7)  # 45 degrees through the middle
 
 
 def x_mark(image):
     SLASH(image)
-    stroke(C - 7, C - 7, C + 7, C + 7)(image)
+    pen_stroke(C - 7, C - 7, C + 7, C + 7)(image)
 
 
 def taken(mark, *, ink=0.6, deep=0.6, their_deep=1.0, empty=True) -> bool:
@@ -42,12 +34,12 @@ def taken(mark, *, ink=0.6, deep=0.6, their_deep=1.0, empty=True) -> bool:
 
 def test_a_steep_stroke_through_an_empty_box_s_middle_is_doubted():
     assert taken(SLASH)
-    assert taken(stroke(C - 4, C + 8, C + 4, C - 8))  # nearly upright
+    assert taken(pen_stroke(C - 4, C + 8, C + 4, C - 8))  # nearly upright
     assert not taken(SLASH, empty=False)  # read crossed: nothing to doubt
 
 
-def test_a_flat_line_through_a_skipped_number_is_no_such_stroke():
-    assert not taken(stroke(C - 10, C + 1, C + 10, C - 1))
+def test_a_flat_line_through_a_skipped_number_is_no_such_pen_stroke():
+    assert not taken(pen_stroke(C - 10, C + 1, C + 10, C - 1))
 
 
 def test_a_hurried_line_through_a_skipped_number_is_left_empty(tmp_path):
@@ -64,7 +56,7 @@ def test_a_hurried_line_through_a_skipped_number_is_left_empty(tmp_path):
 
 def test_strokes_off_the_middle_or_too_light_are_left_alone():
     # the edge of a pen lying over the box, or a digit at its side
-    assert not taken(stroke(C - 13, C - 8, C - 13, C + 8))
+    assert not taken(pen_stroke(C - 13, C - 8, C - 13, C + 8))
     assert not taken(SLASH, ink=0.3)  # far less ink than the player's crosses
     assert not taken(SLASH, deep=0.3)  # far less of their pen's dark ink
     assert not taken(SLASH, their_deep=0.05)  # a pencil leaves none to compare with

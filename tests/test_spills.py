@@ -5,24 +5,17 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
-from scan_support import (boxes_with, independent_photo, no_sheet_sure_of_a_wrong_score,
-                          spoilt_photo_sheet)
+from scan_support import (PEN, C, boxes_with, independent_photo, no_sheet_sure_of_a_wrong_score,
+                          pen_stroke, spoilt_photo_sheet)
 
 from qwixx_print.layout import load_layout
 from qwixx_scan.box_model import INPUT_PX
 from qwixx_scan.spills import SIDES, neighbour_table, spilt_over
 
-PEN = 0.3  # the photo's grey where a pen stroke lies (paper 1)
-C = INPUT_PX // 2
-
-
-def stroke(x0, y0, x1, y1):
-    return lambda image: cv2.line(image, (x0, y0), (x1, y1), PEN, 2, cv2.LINE_AA)
-
 
 def check(image):
-    stroke(C - 10, C, C - 3, C + 9)(image)
-    stroke(C - 3, C + 9, C + 12, C - 12)(image)
+    pen_stroke(C - 10, C, C - 3, C + 9)(image)
+    pen_stroke(C - 3, C + 9, C + 12, C - 12)(image)
 
 
 def circle(image):
@@ -31,7 +24,7 @@ def circle(image):
 
 #: From inside the box's right edge on past it, as a large check's stroke
 #: from the box to the right runs into it.
-TAIL = stroke(C + 10, C, INPUT_PX - 1, C + 10)
+TAIL = pen_stroke(C + 10, C, INPUT_PX - 1, C + 10)
 
 
 def spilt(mark, *, ink=0.3, crosses=check, right_crossed=True, right=True,
@@ -57,9 +50,9 @@ def test_a_stroke_running_past_the_edge_toward_a_crossed_box_is_its_tail():
     assert not spilt(TAIL, ink=0.8)  # as much ink as a cross of theirs
     assert not spilt(TAIL, washed=True)  # glare leaves a cross in pieces
     # a stroke that stops at the box's edge is the box's own
-    assert not spilt(stroke(C + 9, C, C + 13, C + 7))
+    assert not spilt(pen_stroke(C + 9, C, C + 13, C + 7))
     # ink in the box's middle is a cross of its own, however little
-    assert not spilt(lambda im: (TAIL(im), stroke(C - 7, C - 3, C - 7, C + 3)(im)))
+    assert not spilt(lambda im: (TAIL(im), pen_stroke(C - 7, C - 3, C - 7, C + 3)(im)))
 
 
 def test_a_circling_player_s_arc_along_an_edge_is_not_taken_for_a_tail():
