@@ -458,6 +458,15 @@ SPILT_OVER = ("read crossed, but its ink lies along one edge, running on toward 
 #: crossed), and the sheet came out ``ok`` with 121 points instead of 130.
 LONE_STROKE = ("read empty, but it holds one steep stroke of this player's pen through "
                "its middle, like a small slash")
+#: A number or lock box read empty whose mark is short, through its middle,
+#: in the player's pen, as much ink as half their crosses, and some network
+#: leans toward a cross (see :mod:`qwixx_scan.lone_strokes`, SHORT_PX), is
+#: doubtful: a slash so small that the print hides most of it. Fresh hard
+#: table 155 photo 23: a blue slash between the 1 and the 2 of green 12,
+#: 0.7 of the player's middle ink, read empty (a network 0.2), and the sheet
+#: came out ``ok`` with 68 points instead of 75.
+SHORT_STROKE = ("read empty, but it holds a short stroke of this player's pen through its "
+                "middle, mostly hidden by the number, like a small slash")
 #: A box read crossed that holds less than LIGHT_CROSS_SHARE of the ink of
 #: the middle one of the sheet's boxes read crossed (at least
 #: own_marks.MIN_CROSSES of them) is looked at mirrored too, and doubtful where
@@ -1018,8 +1027,8 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
     skip_like = _skip_like_crosses(inputs, theirs, ink_mm2[:, 0], numbered, crossed_p, grain=grain,
                                    their_lines=their_lines)
     spilt = spilt_over(inputs, theirs, ink_mm2[:, 0], neighbour_table(sheet.boxes), washed)
-    stroke = lone_strokes(inputs, theirs, (crossed_p <= EMPTY_P) & boxed, ink_mm2[:, 0],
-                          ink_mm2[:, 1], classifier, grain=grain)
+    strokes = lone_strokes(inputs, theirs, (crossed_p <= EMPTY_P) & boxed, ink_mm2[:, 0],
+                           ink_mm2[:, 1], classifier, grain=grain)
     per_box = dict(crossed_p=crossed_p, ink_mm2=ink_mm2[:, 0], deep_ink_mm2=ink_mm2[:, 1],
                    highest_p=highest_p, highest_view_p=_measured(highest_view_p),
                    turned_p=turned_p, second_place_p=_measured(second_p),
@@ -1027,7 +1036,7 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
                    lit_p=_measured(lit_p), seen=~located.unseen, washed_out=washed_out,
                    overexposed=overexposed, light_doubted=light_doubted,
                    no_deep_ink=no_deep_ink, narrow_doubted=narrow_doubted, skip_like=skip_like,
-                   spilt=spilt, lone_stroke=stroke,
+                   spilt=spilt, lone_stroke=strokes.lone, short_stroke=strokes.short,
                    mirrored_doubt=reading.mirrored_doubt)
     evidence = [BoxEvidence(box.id, kind=box.kind, faint_marks=faint, light_fills=light_fills,
                             **{name: _plain(values[i]) for name, values in per_box.items()})
@@ -1837,6 +1846,9 @@ class BoxEvidence:
     #: Read empty, its mark is one steep stroke of the player's pen (see
     #: LONE_STROKE).
     lone_stroke: bool = False
+    #: Read empty, its mark a short stroke of the player's pen that a
+    #: network leans toward (see SHORT_STROKE).
+    short_stroke: bool = False
     #: Read crossed over one decider's doubt, and doubted in a mirrored view
     #: (box_model.SPLIT: two networks sure of opposite verdicts there): not
     #: taken as crossed once lit from around it (LIT_FROM_AROUND), which
@@ -1891,6 +1903,8 @@ def decide(e: BoxEvidence) -> BoxVerdict:
                               "turned round")
         if e.lone_stroke:
             return BoxVerdict(box_id, "uncertain", 0.3, LONE_STROKE, lean="empty")
+        if e.short_stroke:
+            return BoxVerdict(box_id, "uncertain", 0.3, SHORT_STROKE, lean="empty")
         if e.print_match < HIDDEN_PRINT_MATCH and e.kind != "penalty":
             return BoxVerdict(box_id, "uncertain", 0.3, HIDDEN_PRINT)
         if e.washed_out:

@@ -96,13 +96,15 @@ class LoneLines:
     far its middle lies from the box's (px of the inner window, INNER_PX
     square; x right, y down) and how long the darkened paper's spread is
     along its long axis (``length``, px, for every box: four standard
-    deviations, about a line's length)."""
+    deviations, about a line's length) and how many of its pixels are
+    darkened (``pixels``, for every box)."""
 
     found: np.ndarray
     tilt_deg: np.ndarray
     off_x: np.ndarray
     off_y: np.ndarray
     length: np.ndarray
+    pixels: np.ndarray
 
 
 def paper_grain(inputs: np.ndarray, plain: np.ndarray, paper: np.ndarray | None = None) -> float:
@@ -162,4 +164,4 @@ def lone_lines(inputs: np.ndarray, *, grain: float = 0.0) -> LoneLines:
     shaded = darkened_paper(inputs[at], by=max(FAINTLY, grain), paper=paper[at]) & beyond
     line[at] = shaded.sum(axis=(1, 2)) <= CLEAN_SHARE * np.maximum(beyond.sum(axis=(1, 2)), 1)
     middle = (INNER_PX - 1) / 2
-    return LoneLines(line, np.degrees(angle), mx - middle, my - middle, length)
+    return LoneLines(line, np.degrees(angle), mx - middle, my - middle, length, n)

@@ -7,9 +7,9 @@ import numpy as np
 from scan_support import (C, boxes_with, independent_photo, no_sheet_sure_of_a_wrong_score,
                           pen_stroke, sheet_read_at, verdict_of)
 
-from qwixx_scan.box_model import box_classifier
-from qwixx_scan.lone_strokes import lone_strokes
-from qwixx_scan.read import LONE_STROKE
+from qwixx_scan.box_model import INPUT_CHANNELS, INPUT_PX, box_classifier
+from qwixx_scan.lone_strokes import Strokes, lone_strokes
+from qwixx_scan.read import LONE_STROKE, SHORT_STROKE
 
 
 SLASH = pen_stroke(C - 7, C + 7, C + 7, C - 7)  # 45 degrees through the middle
@@ -20,16 +20,33 @@ def x_mark(image):
     pen_stroke(C - 7, C - 7, C + 7, C + 7)(image)
 
 
-def taken(mark, *, ink=0.6, deep=0.6, their_deep=1.0, empty=True) -> bool:
-    """Whether ``mark``, holding ``ink`` and ``deep`` of the ink and dark ink
-    of the player's middle cross (9 X's beside it, holding ``their_deep``
-    mm^2 of dark ink each), read empty if ``empty``, is taken for a lone
-    stroke of the player's pen."""
-    inputs = boxes_with(mark, *[x_mark] * 9)
+def strokes(box: np.ndarray, *, ink=0.6, deep=0.6, their_deep=1.0, empty=True) -> Strokes:
+    """What lone_strokes makes of ``box`` (a network input) holding ``ink``
+    and ``deep`` of the ink and dark ink of the player's middle cross (9
+    X's beside it, holding ``their_deep`` mm^2 of dark ink each), read
+    empty if ``empty``."""
+    inputs = np.concatenate([box[None], boxes_with(*[x_mark] * 9)])
     crossed = np.array([not empty] + [True] * 9)
-    return bool(lone_strokes(inputs, crossed, ~crossed, np.array([4.0 * ink] + [4.0] * 9),
-                             np.array([their_deep * deep] + [their_deep] * 9),
-                             box_classifier())[0])
+    return lone_strokes(inputs, crossed, ~crossed, np.array([4.0 * ink] + [4.0] * 9),
+                        np.array([their_deep * deep] + [their_deep] * 9), box_classifier())
+
+
+def taken(mark, **kwargs) -> bool:
+    """Whether ``mark`` (see :func:`strokes`) is taken for a lone stroke of
+    the player's pen."""
+    return bool(strokes(boxes_with(mark)[0], **kwargs).lone[0])
+
+
+def in_a_two_digit_number(mark) -> np.ndarray:
+    """A box printed with two digits 6 px apart, ``mark`` drawn over it (as
+    boxes_with draws)."""
+    box = np.ones((INPUT_CHANNELS, INPUT_PX, INPUT_PX), np.float32)
+    box[:, C - 6:C + 6, C - 8:C - 3] = 0.25
+    box[:, C - 6:C + 6, C + 3:C + 8] = 0.25
+    photo = box[0].copy()
+    mark(photo)
+    box[:3] = np.minimum(box[:3], photo[None])
+    return box
 
 
 def test_a_steep_stroke_through_an_empty_box_s_middle_is_doubted():
@@ -95,3 +112,48 @@ def test_a_slanted_small_slash_some_network_leans_to_is_doubted(tmp_path):
     verdict = sheet.verdicts["blue-11"]
     assert (verdict.state, verdict.note) == ("uncertain", LONE_STROKE)
     assert sheet.status != "ok"
+
+
+def test_a_short_stroke_the_number_mostly_hides_is_doubted():
+    # between the digits only a few px of it show: no line to measure
+    box = in_a_two_digit_number(pen_stroke(C - 4, C + 2, C + 4, C - 2))
+    found = strokes(box)
+    assert found.short[0] and not found.lone[0]
+    assert not strokes(box, empty=False).short[0]  # read crossed: nothing to doubt
+    assert not strokes(box, ink=0.3).short[0]  # far less ink than the player's crosses
+    assert not strokes(box, deep=0.3).short[0]
+    assert not strokes(box, their_deep=0.05).short[0]  # a pencil's sheet
+    off_middle = in_a_two_digit_number(pen_stroke(C + 9, C - 10, C + 13, C - 12))
+    assert not strokes(off_middle).short[0]
+
+
+def test_a_short_stroke_makes_a_box_read_empty_doubtful():
+    verdict = verdict_of("green-12", 0.002, 1.0, 0.4, short_stroke=True)
+    assert (verdict.state, verdict.note, verdict.lean) == ("uncertain", SHORT_STROKE, "empty")
+
+
+def test_a_slash_between_the_digits_of_a_number_is_doubted(tmp_path):
+    # Hard table 155, photo 23: a player slashing small (a third of the
+    # box) in blue struck green 12 between its 1 and its 2; the print hides
+    # most of the slash, the 29 px that show are no line, every network
+    # read it empty (the most doubtful 0.2) and the sheet came out ok with
+    # 68 points instead of 75.
+    result, truth = independent_photo(tmp_path, 155, 23, hard_share=1.0, table=True)
+    (want,) = [t for t in truth["sheets"] if t["style"]["kind"] == "slash"]
+    assert "green-12" in want["marked"]
+    sheet = sheet_read_at(result, want)
+    verdict = sheet.verdicts["green-12"]
+    assert (verdict.state, verdict.note) == ("uncertain", SHORT_STROKE)
+    assert sheet.status == "review"
+    no_sheet_sure_of_a_wrong_score(result, truth)
+
+
+def test_a_short_line_through_a_skipped_number_is_left_empty(tmp_path):
+    # Hard seed 176, photo 0: a line through a skipped blue 12 that shows
+    # between the digits only (8 px long, 0.6 of the player's ink and dark
+    # ink) reads empty to every network, sure of it: left empty.
+    result, truth = independent_photo(tmp_path, 176, 0, hard_share=1.0)
+    (want,) = truth["sheets"]
+    assert "blue-12" in want["skip_lined"]
+    (sheet,) = result.sheets
+    assert sheet.verdicts["blue-12"].state == "empty"
