@@ -101,8 +101,11 @@ def child_main(paths: list[str]) -> None:
     import cv2
 
     cv2.setNumThreads(1)
+    from qwixx_scan.cli import one_blas_thread
     from qwixx_scan.identify import KnownSheets
     from qwixx_scan.pipeline import known_layouts, scan_photo
+
+    one_blas_thread()  # as qwixx scan runs
 
     known = KnownSheets.from_layouts(known_layouts())
     scan_photo(paths[0], layouts=known)  # warm up: imports, blank sheet references
