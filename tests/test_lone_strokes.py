@@ -49,6 +49,22 @@ def in_a_two_digit_number(mark) -> np.ndarray:
     return box
 
 
+def doubted_in_photo(tmp_path, photo: tuple, which, box: str, note: str) -> None:
+    """In the independent generator's ``photo`` (seed, index, hard share,
+    table), the sheet ``which`` picks out of the truth has ``box`` crossed,
+    and it is read doubtful for ``note``: the sheet is not ``ok``, and no
+    sheet of the photo is sure of a wrong score."""
+    seed, index, hard_share, table = photo
+    result, truth = independent_photo(tmp_path, seed, index, hard_share, table=table)
+    (want,) = [t for t in truth["sheets"] if which(t)]
+    assert box in want["marked"]
+    sheet = sheet_read_at(result, want)
+    verdict = sheet.verdicts[box]
+    assert (verdict.state, verdict.note) == ("uncertain", note)
+    assert sheet.status != "ok"
+    no_sheet_sure_of_a_wrong_score(result, truth)
+
+
 def test_a_steep_stroke_through_an_empty_box_s_middle_is_doubted():
     assert taken(SLASH)
     assert taken(pen_stroke(C - 4, C + 8, C + 4, C - 8))  # nearly upright
@@ -91,27 +107,15 @@ def test_a_small_slash_every_network_read_empty_is_doubted(tmp_path):
     # blue struck green 12 with a slash at 46 degrees, 0.6 of the ink of
     # their middle cross, which every network read empty (0.0006), so the
     # sheet came out ok with 121 points instead of 130.
-    result, truth = independent_photo(tmp_path, 140, 37, table=True)
-    (want,) = [t for t in truth["sheets"] if t["letter"] == "A"]
-    assert "green-12" in want["marked"]
-    (sheet,) = [s for s in result.sheets if s.sheet.letter == "A"]
-    verdict = sheet.verdicts["green-12"]
-    assert (verdict.state, verdict.note) == ("uncertain", LONE_STROKE)
-    assert sheet.status == "review"
-    no_sheet_sure_of_a_wrong_score(result, truth)
+    doubted_in_photo(tmp_path, (140, 37, 0.25, True), lambda t: t["letter"] == "A", "green-12",
+                     LONE_STROKE)
 
 
 def test_a_slanted_small_slash_some_network_leans_to_is_doubted(tmp_path):
     # Hard seed 168, photo 77: a black slash over blue 11 at 21 degrees,
     # as slanted as a hurried line through a skipped number, read empty on
     # the deciders' median while three networks gave it 0.22-0.45.
-    result, truth = independent_photo(tmp_path, 168, 77, hard_share=1.0)
-    (want,) = truth["sheets"]
-    assert "blue-11" in want["marked"]
-    (sheet,) = result.sheets
-    verdict = sheet.verdicts["blue-11"]
-    assert (verdict.state, verdict.note) == ("uncertain", LONE_STROKE)
-    assert sheet.status != "ok"
+    doubted_in_photo(tmp_path, (168, 77, 1.0, False), lambda t: True, "blue-11", LONE_STROKE)
 
 
 def test_a_short_stroke_the_number_mostly_hides_is_doubted():
@@ -123,8 +127,8 @@ def test_a_short_stroke_the_number_mostly_hides_is_doubted():
     assert not strokes(box, ink=0.3).short[0]  # far less ink than the player's crosses
     assert not strokes(box, deep=0.3).short[0]
     assert not strokes(box, their_deep=0.05).short[0]  # a pencil's sheet
-    off_middle = in_a_two_digit_number(pen_stroke(C + 9, C - 10, C + 13, C - 12))
-    assert not strokes(off_middle).short[0]
+    beside = in_a_two_digit_number(pen_stroke(C + 8, C + 4, C + 12, C - 2))  # 11 px off
+    assert not strokes(beside).short[0]
 
 
 def test_a_short_stroke_makes_a_box_read_empty_doubtful():
@@ -138,14 +142,8 @@ def test_a_slash_between_the_digits_of_a_number_is_doubted(tmp_path):
     # most of the slash, the 29 px that show are no line, every network
     # read it empty (the most doubtful 0.2) and the sheet came out ok with
     # 68 points instead of 75.
-    result, truth = independent_photo(tmp_path, 155, 23, hard_share=1.0, table=True)
-    (want,) = [t for t in truth["sheets"] if t["style"]["kind"] == "slash"]
-    assert "green-12" in want["marked"]
-    sheet = sheet_read_at(result, want)
-    verdict = sheet.verdicts["green-12"]
-    assert (verdict.state, verdict.note) == ("uncertain", SHORT_STROKE)
-    assert sheet.status == "review"
-    no_sheet_sure_of_a_wrong_score(result, truth)
+    doubted_in_photo(tmp_path, (155, 23, 1.0, True), lambda t: t["style"]["kind"] == "slash",
+                     "green-12", SHORT_STROKE)
 
 
 def test_a_short_line_through_a_skipped_number_is_left_empty(tmp_path):

@@ -225,6 +225,7 @@ def test_the_scan_keeps_numpy_s_matrix_library_to_one_thread():
     code = ("from threadpoolctl import threadpool_info\n"
             "from qwixx_scan.cli import one_blas_thread\n"
             "one_blas_thread()\n"
-            "print(sorted({i['num_threads'] for i in threadpool_info() if i['user_api'] == 'blas'}))")
+            "print(sorted({i['num_threads'] for i in threadpool_info()\n"
+            "              if i['user_api'] == 'blas'}))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[1]"
