@@ -48,10 +48,10 @@ def one_blas_thread() -> None:
     product (the bent-paper field over a sheet, locate.resample_along_field,
     0.2 ms) is too small to share out, and the BLAS's helper threads spin
     on a core while they wait for the next: scanning 60 independent photos
-    took 9.4 s of processor time for 6.8 s of wall time with them and 6.7
-    for 6.5 without; with --jobs 2, 100 photos 7.6-7.7 s instead of
-    6.0-6.2, the two processes' spinning threads taking turns with the
-    work. The results are the same either way."""
+    took 9.4 s of processor time for 6.8 s of wall time with them and 6.8
+    for 6.5 without; with --jobs 2, 100 photos 7.6-7.7 s instead of 6.3,
+    the two processes' spinning threads taking turns with the work. The
+    results are the same either way."""
     threadpool_limits(limits=1, user_api="blas")
 
 
