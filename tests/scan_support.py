@@ -106,14 +106,20 @@ def pen_stroke(x0, y0, x1, y1):
     return lambda image: cv2.line(image, (x0, y0), (x1, y1), PEN, 2, cv2.LINE_AA)
 
 
-def boxes_with(*marks) -> np.ndarray:
+def boxes_with(*marks, two_digits: bool = False) -> np.ndarray:
     """One network input per mark: a light box with a dark printed number in
     its middle (in the photo as in the blank) and the mark drawn over it,
-    ``mark(image)`` drawing on a 48 x 48 grey image (paper 1.0)."""
+    ``mark(image)`` drawing on a 48 x 48 grey image (paper 1.0).
+    ``two_digits``: the number printed as two digits 6 px apart (a 10, 11
+    or 12), not as one."""
     out = np.ones((len(marks), INPUT_CHANNELS, INPUT_PX, INPUT_PX), np.float32)
     c = INPUT_PX // 2
     for k, mark in enumerate(marks):
-        out[k, :, c - 6:c + 6, c - 4:c + 4] = 0.25  # the number, printed
+        if two_digits:
+            out[k, :, c - 6:c + 6, c - 8:c - 3] = 0.25
+            out[k, :, c - 6:c + 6, c + 3:c + 8] = 0.25
+        else:
+            out[k, :, c - 6:c + 6, c - 4:c + 4] = 0.25  # the number, printed
         photo = out[k, 0].copy()
         mark(photo)
         out[k, :3] = np.minimum(out[k, :3], photo[None])

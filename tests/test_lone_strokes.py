@@ -1,5 +1,6 @@
-"""A lone steep stroke of the player's pen in a box read empty is a small
-slash the networks missed, not an empty box."""
+"""A lone steep stroke of the player's pen in a box read empty, or a short
+one the print mostly hides, is a small slash the networks missed, not an
+empty box."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import numpy as np
 from scan_support import (C, boxes_with, independent_photo, no_sheet_sure_of_a_wrong_score,
                           pen_stroke, sheet_read_at, verdict_of)
 
-from qwixx_scan.box_model import INPUT_CHANNELS, INPUT_PX, box_classifier
+from qwixx_scan.box_model import box_classifier
 from qwixx_scan.lone_strokes import Strokes, lone_strokes
 from qwixx_scan.read import LONE_STROKE, SHORT_STROKE
 
@@ -35,18 +36,6 @@ def taken(mark, **kwargs) -> bool:
     """Whether ``mark`` (see :func:`strokes`) is taken for a lone stroke of
     the player's pen."""
     return bool(strokes(boxes_with(mark)[0], **kwargs).lone[0])
-
-
-def in_a_two_digit_number(mark) -> np.ndarray:
-    """A box printed with two digits 6 px apart, ``mark`` drawn over it (as
-    boxes_with draws)."""
-    box = np.ones((INPUT_CHANNELS, INPUT_PX, INPUT_PX), np.float32)
-    box[:, C - 6:C + 6, C - 8:C - 3] = 0.25
-    box[:, C - 6:C + 6, C + 3:C + 8] = 0.25
-    photo = box[0].copy()
-    mark(photo)
-    box[:3] = np.minimum(box[:3], photo[None])
-    return box
 
 
 def doubted_in_photo(tmp_path, photo: tuple, which, box: str, note: str) -> None:
@@ -120,14 +109,14 @@ def test_a_slanted_small_slash_some_network_leans_to_is_doubted(tmp_path):
 
 def test_a_short_stroke_the_number_mostly_hides_is_doubted():
     # between the digits only a few px of it show: no line to measure
-    box = in_a_two_digit_number(pen_stroke(C - 4, C + 2, C + 4, C - 2))
+    box = boxes_with(pen_stroke(C - 4, C + 2, C + 4, C - 2), two_digits=True)[0]
     found = strokes(box)
     assert found.short[0] and not found.lone[0]
     assert not strokes(box, empty=False).short[0]  # read crossed: nothing to doubt
     assert not strokes(box, ink=0.3).short[0]  # far less ink than the player's crosses
     assert not strokes(box, deep=0.3).short[0]
     assert not strokes(box, their_deep=0.05).short[0]  # a pencil's sheet
-    beside = in_a_two_digit_number(pen_stroke(C + 8, C + 4, C + 12, C - 2))  # 11 px off
+    beside = boxes_with(pen_stroke(C + 8, C + 4, C + 12, C - 2), two_digits=True)[0]  # 11 px off
     assert not strokes(beside).short[0]
 
 
