@@ -107,6 +107,8 @@ def test_a_speck_is_not_taken_for_crosses_that_darken_as_little():
     # a crease's or a shadow's edge, not a pen
     (0.35, 0.05, 2.0, False),
     (0.60, 0.7, 11.0, True),  # where the networks lean crossed, the share does not count
+    # all but sure it is empty: a shadow grey like pencil, not a fill they half see
+    (0.35, 0.006, 11.0, False),
 ])
 def test_where_the_networks_lean_empty_the_box_must_be_hatched_like_the_players_crosses(
         doubtful_share, vote, doubtful_ink, settled):
@@ -149,6 +151,24 @@ def test_the_end_of_a_neighbours_slash_is_not_taken_for_a_slash(tmp_path):
     assert "yellow-11" not in expected["marked"]
     assert sheet.verdicts["yellow-11"].state != "crossed"
     assert {b for b, v in sheet.verdicts.items() if v.state == "crossed"} <= set(expected["marked"])
+
+
+def test_a_shadow_the_networks_read_empty_is_not_taken_for_pencil_hatching(tmp_path):
+    # A hard independent table photo (foreign_photos.py --table, seed 140,
+    # photo 0: dim, grainy): a die's soft shadow lies over the empty penalty
+    # 1 of a player circling numbers in pencil, darkening it like their
+    # circles, grey like pencil. One network leaned crossed, so it was
+    # doubted; the five together read it empty (0.006), yet it was taken as
+    # hatched like the player's crosses, and the sheet was in review only
+    # for another box. It stays doubtful.
+    from scan_support import independent_photo, no_sheet_sure_of_a_wrong_score, sheet_read_at
+
+    result, truth = independent_photo(tmp_path, 140, 0, table=True)
+    (want,) = [t for t in truth["sheets"] if (t["layout"], t["letter"]) == ("treden", "B")]
+    assert "penalty-1" not in want["marked"]
+    verdict = sheet_read_at(result, want).verdicts["penalty-1"]
+    assert verdict.state == "uncertain" and not verdict.settled
+    no_sheet_sure_of_a_wrong_score(result, truth)
 
 
 def test_darkened_pixels_count_marks_on_paper_not_print():
