@@ -97,6 +97,11 @@ def _spoilt_with_glare(seed: int, index: int, target: Path) -> dict:
     # reflection, its print at 0.47 of the contrast the sheet's empty boxes
     # show, read empty at 0.0003 on a sheet ``ok`` (read.PENCIL_WASHED_OUT).
     pytest.param(109, 30, "green-9", id="pencil-cross-half-washed"),
+    # Seed 187, photo 21: a small pencil X over blue 3, its print at 0.51
+    # of that contrast, read empty at 0.001 on a sheet ``ok``.
+    pytest.param(187, 21, "blue-3", id="pencil-cross-half-washed-small"),
+    # Seed 179, photo 80: a pencil X over red 10 at 0.52, likewise.
+    pytest.param(179, 80, "red-10", id="pencil-cross-half-washed-red"),
     # Seed 9, photo 36: a black slash over blue 8 with 4 % of the print's
     # contrast left, a toss-up between the networks; close up it read empty
     # (read.CLOSE_EMPTY_P), the rules settled its chain partner green 8
