@@ -256,6 +256,7 @@ class LocatedInputs:
     astray: np.ndarray
     unseen: np.ndarray
     evened_out: bool
+    paper_levels: np.ndarray
 
 
 def box_inputs(rectified: np.ndarray, sheet: Sheet, ref: BlankReference | ReaderReference,
@@ -302,7 +303,9 @@ def located_box_inputs(rectified: np.ndarray, sheet: Sheet,
     inside (see MIN_SEEN_SHARE); ``evened_out``: the sheet had boxes astray
     and was evened out along the boxes found to find the rest (see
     BENT_FIELD_MATCH); ``astray`` is then what was still astray after that.
-    ``surroundings``: what lies around the sheet, asked for where a box's
+    ``paper_levels``: each box's paper level (n_boxes x 3, BGR, the photo
+    over the blank's paper, 0..255; a box covered with ink takes its
+    neighbours'). ``surroundings``: what lies around the sheet, asked for where a box's
     window reaches past ``rectified`` (see SURROUND_MM); without it the
     image's edge is copied outward.
     """
@@ -391,7 +394,7 @@ def located_box_inputs(rectified: np.ndarray, sheet: Sheet,
 
     return LocatedInputs(inputs, ink_mm2, centres_px, second_place,
                          where_neighbours_put(second_place), scores, lit_from_around,
-                         close_look, where_neighbours_put, astray, unseen, bent_far)
+                         close_look, where_neighbours_put, astray, unseen, bent_far, levels)
 
 
 def _reach_past(plans: list[_BoxPlan], offsets: tuple[np.ndarray, ...],

@@ -821,7 +821,8 @@ OWN_PEN_DEEP_SHARE = 0.25
 #: (5,740 photos) no empty number or lock box was doubted by it. Penalty
 #: boxes are left out: their thin outline measures too roughly (empty ones
 #: of those sets went down to 0.07, and a thumb over the last one to 0),
-#: overlapping what glare leaves of them (0.11 and 0.22 on that set).
+#: overlapping what glare leaves of them (0.11 and 0.22 on that set); the
+#: paper's brightness tells glare there (GLARED_PENALTY_SHARE).
 WASHED_OUT = 0.45
 #: A player who writes without a pen (pencil) loses a cross in a reflection
 #: sooner: the stroke is lighter than the print, so it fades while the
@@ -866,6 +867,25 @@ UNTOLD_WASHED_OUT = 0.5
 #: contrast: too little is left to restore.
 RESTORED_EMPTY = 0.05
 MIN_RESTORED_SHARE = 0.15
+#: A penalty box's bare outline fades as much in a die's shadow or a faint
+#: print as under a lamp's reflection (see WASHED_OUT), but only the
+#: reflection makes the paper brighter. A penalty box read empty is
+#: doubtful where its print shows less than GLARED_PENALTY_SHARE of the
+#: usual contrast, its paper is brighter than GLARE_BRIGHTER times the
+#: sheet's median box (paper levels, box_inputs), and, its contrast
+#: restored (where it keeps MIN_RESTORED_SHARE of it), the networks read it
+#: over GLARED_PENALTY_P where it was found or where its neighbours put it.
+#: On the glare spoils of nine independent sets (1,350 photos) 11 crossed
+#: penalty boxes read empty or doubtful: it doubts 10 (three sheets ``ok``
+#: and wrong -> one: seed 183 photo 37, a black fill under a reflection
+#: uneven inside the box, which restores as a dark rim round a bright
+#: middle and reads empty); it doubts 29 empty ones there. Over the 52
+#: independent sets at hand and three shadow and dark spoils without glare
+#: (5,770 photos, 22,372 empty penalty boxes) it doubts 2. Without the
+#: paper's brightness 17; with any restored P over RESTORED_EMPTY 12.
+GLARED_PENALTY_SHARE = 0.5
+GLARE_BRIGHTER = 1.05
+GLARED_PENALTY_P = 0.2
 WASHED_OUT_NOTE = ("read empty, but the light washes the box out there (a lamp's reflection): "
                    "a cross could be lost in it")
 #: A photo so bright that the paper is white to the brim (every channel at
@@ -1019,11 +1039,12 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
     washed_share = _washed_share(inputs, crossed_p, boxed)
     washed = washed_share < WASHED_OUT  # NaN: False
     limit = WASHED_OUT if pen else PENCIL_WASHED_OUT if theirs is not None else UNTOLD_WASHED_OUT
-    # (not a penalty box: its outline measures too roughly)
+    # (not a penalty box: its outline measures too roughly; see _glared_penalties)
     washed_out = (washed_share < limit) & boxed
     if pen:
         washed_out &= ~_empty_once_restored(located, crossed_p, washed_out, washed_share,
                                             classifier)
+    washed_out |= _glared_penalties(located, crossed_p, washed_share, outlines, classifier)
     overexposed = _overexposed(rectified, sheet, ref, centres_px, inputs, crossed_p, pen, boxed)
     # Boxes read crossed that hold hardly any ink: are the networks sure?
     unanimous = np.zeros(len(crossed_p), bool)
@@ -1665,7 +1686,8 @@ def _washed_share(inputs: np.ndarray, crossed_p: np.ndarray, boxed: np.ndarray) 
     """Per box, the share of the contrast this sheet's empty number and lock
     boxes (``boxed``) show that its print shows (NaN where not measured);
     under WASHED_OUT the light washes it out. Penalty boxes are measured
-    too, though too roughly to doubt an empty one for it (see WASHED_OUT)."""
+    too, though too roughly to doubt an empty one for it alone (see
+    GLARED_PENALTY_SHARE)."""
     contrast = print_contrast(inputs)
     usual = contrast[(crossed_p <= EMPTY_P) & boxed & ~np.isnan(contrast)]
     if len(usual) == 0:
@@ -1681,13 +1703,35 @@ def _empty_once_restored(located: LocatedInputs, crossed_p: np.ndarray, washed_o
     where its neighbours put it (see RESTORED_EMPTY)."""
     out = np.zeros(len(crossed_p), bool)
     look = np.flatnonzero(washed_out & (crossed_p <= EMPTY_P) & (share >= MIN_RESTORED_SHARE))
+    out[look] = _restored_p(located, look, share, classifier) <= RESTORED_EMPTY
+    return out
+
+
+def _glared_penalties(located: LocatedInputs, crossed_p: np.ndarray, share: np.ndarray,
+                      penalty: np.ndarray, classifier) -> np.ndarray:
+    """Per box, whether a penalty box (``penalty``) read empty may hide a
+    cross in a lamp's reflection (see GLARED_PENALTY_SHARE; ``share``: see
+    :func:`_washed_share`)."""
+    level = located.paper_levels.mean(axis=1)
+    brighter = level > GLARE_BRIGHTER * float(np.median(level))
+    look = penalty & (crossed_p <= EMPTY_P) & (share < GLARED_PENALTY_SHARE) & brighter
+    out = look & (share < MIN_RESTORED_SHARE)  # too little left to restore
+    ask = np.flatnonzero(look & (share >= MIN_RESTORED_SHARE))
+    out[ask] = _restored_p(located, ask, share, classifier) > GLARED_PENALTY_P
+    return out
+
+
+def _restored_p(located: LocatedInputs, look: np.ndarray, share: np.ndarray,
+                classifier) -> np.ndarray:
+    """P(crossed) of boxes ``look`` with their contrast restored (see
+    restored_contrast), the higher of where each was found and where its
+    neighbours put it."""
     if len(look) == 0:
-        return out
+        return np.zeros(0)
     views = np.concatenate([located.inputs[look], located.where_neighbours_put(look)])
     restored_p = classifier.crossed_probability(
         restored_contrast(views, np.concatenate([share[look], share[look]])))
-    out[look] = np.maximum(restored_p[:len(look)], restored_p[len(look):]) <= RESTORED_EMPTY
-    return out
+    return np.maximum(restored_p[:len(look)], restored_p[len(look):])
 
 
 def restored_contrast(inputs: np.ndarray, share: np.ndarray) -> np.ndarray:

@@ -109,6 +109,14 @@ def _spoilt_with_glare(seed: int, index: int, target: Path) -> dict:
     pytest.param(9, 36, "blue-8", id="pen-toss-up-close-up"),
     # Seed 70, photo 83: a red X over red 6, likewise (22 % left).
     pytest.param(70, 83, "red-6", id="red-toss-up-close-up"),
+    # Seed 179, photo 93: a small pencil X over penalty 2 under the
+    # reflection, its print at 0.14 of the usual contrast, read empty on a
+    # sheet ``ok``: too little left to restore; the paper there is brighter
+    # than elsewhere (read.GLARED_PENALTY_SHARE).
+    pytest.param(179, 93, "penalty-2", id="penalty-pencil-x-washed"),
+    # Seed 185, photo 104: light pencil hatching over penalty 1 at 0.17,
+    # read empty (0.07) on a sheet ``ok``; restored it reads crossed (0.98).
+    pytest.param(185, 104, "penalty-1", id="penalty-hatching-restored"),
 ])
 def test_a_cross_restoring_cannot_see_stays_doubtful(tmp_path, known, seed, index, box_id):
     path = tmp_path / "glare.jpg"
@@ -117,6 +125,18 @@ def test_a_cross_restoring_cannot_see_stays_doubtful(tmp_path, known, seed, inde
     assert box_id in truth["sheets"][0]["marked"]
     assert sheet.verdicts[box_id].state == "uncertain"
     assert sheet.status != "ok"
+
+
+def test_an_empty_penalty_box_under_a_glare_spot_is_read_empty(tmp_path, known):
+    # anna's penalty 3 is empty: under the reflection its print fades and
+    # the paper brightens, but with its contrast restored it reads empty,
+    # so the sheet is not sent to review for it
+    path = tmp_path / "glare.jpg"
+    total = _with_glare_over("penalty-3", known, path)
+    [sheet] = scan_photo(path, layouts=known).sheets
+    assert sheet.verdicts["penalty-3"].state == "empty"
+    assert sheet.status == "ok"
+    assert sheet.score.total == total
 
 
 def test_restoring_contrast_stretches_away_from_the_paper():
