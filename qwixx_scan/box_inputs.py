@@ -302,12 +302,12 @@ def located_box_inputs(rectified: np.ndarray, sheet: Sheet,
     ``unseen``: the boxes found past the image's edge, hardly any of them
     inside (see MIN_SEEN_SHARE); ``evened_out``: the sheet had boxes astray
     and was evened out along the boxes found to find the rest (see
-    BENT_FIELD_MATCH); ``astray`` is then what was still astray after that.
+    BENT_FIELD_MATCH); ``astray`` is then what was still astray after that;
     ``paper_levels``: each box's paper level (n_boxes x 3, BGR, the photo
     over the blank's paper, 0..255; a box covered with ink takes its
-    neighbours'). ``surroundings``: what lies around the sheet, asked for where a box's
-    window reaches past ``rectified`` (see SURROUND_MM); without it the
-    image's edge is copied outward.
+    neighbours'). ``surroundings``: what lies around the sheet, asked for
+    where a box's window reaches past ``rectified`` (see SURROUND_MM);
+    without it the image's edge is copied outward.
     """
     ref = _as_reader(ref, sheet)
     p = ref.px_per_mm
