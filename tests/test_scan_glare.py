@@ -58,7 +58,13 @@ def test_boxes_of_an_evenly_lit_sheet_are_not_washed_out(known):
     assert not any(v.note == WASHED_OUT_NOTE for v in sheet.verdicts.values())
 
 
-@pytest.mark.parametrize("box_id", ["yellow-11", "red-4"])
+@pytest.mark.parametrize("box_id", [
+    "yellow-11", "red-4",
+    # a penalty box, doubted under glare on any sheet where restored it is
+    # not surely empty: its print fades to 0.29 of the contrast and the
+    # paper brightens, but restored it reads empty (read.GLARED_PENALTY_SHARE)
+    pytest.param("penalty-3", id="penalty-3"),
+])
 def test_an_empty_box_under_a_glare_spot_is_read_empty_on_a_pens_sheet(tmp_path, known, box_id):
     # anna writes with a blue ballpoint; with its contrast restored the box
     # reads empty with confidence, so the sheet is not sent to review for it
@@ -81,6 +87,20 @@ def _spoilt_with_glare(seed: int, index: int, target: Path) -> dict:
     image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     write_jpeg(target, spoil(image, "glare", truth, seed=index), quality=90)
     return truth
+
+
+def _doubted_under_glare(tmp_path: Path, known: KnownSheets, seed: int, index: int,
+                         box_id: str):
+    """Asserts that ``box_id``, crossed on independent photo ``index`` of
+    ``seed``, is doubtful under the glare spoil and keeps the sheet from
+    ``ok``; returns its verdict."""
+    path = tmp_path / "glare.jpg"
+    truth = _spoilt_with_glare(seed, index, path)
+    [sheet] = scan_photo(path, layouts=known).sheets
+    assert box_id in truth["sheets"][0]["marked"]
+    assert sheet.verdicts[box_id].state == "uncertain"
+    assert sheet.status != "ok"
+    return sheet.verdicts[box_id]
 
 
 @pytest.mark.parametrize("seed, index, box_id", [
@@ -114,20 +134,6 @@ def test_a_cross_restoring_cannot_see_stays_doubtful(tmp_path, known, seed, inde
     _doubted_under_glare(tmp_path, known, seed, index, box_id)
 
 
-def _doubted_under_glare(tmp_path: Path, known: KnownSheets, seed: int, index: int,
-                         box_id: str):
-    """Asserts that ``box_id``, crossed on independent photo ``index`` of
-    ``seed``, is doubtful under the glare spoil and keeps the sheet from
-    ``ok``; returns its verdict."""
-    path = tmp_path / "glare.jpg"
-    truth = _spoilt_with_glare(seed, index, path)
-    [sheet] = scan_photo(path, layouts=known).sheets
-    assert box_id in truth["sheets"][0]["marked"]
-    assert sheet.verdicts[box_id].state == "uncertain"
-    assert sheet.status != "ok"
-    return sheet.verdicts[box_id]
-
-
 @pytest.mark.parametrize("seed, index, box_id", [
     # Seed 179, photo 93: a small pencil X over penalty 2 under the
     # reflection, its print at 0.14 of the usual contrast, read empty on a
@@ -144,17 +150,6 @@ def test_a_penalty_box_the_light_washes_out_is_doubtful(tmp_path, known, seed, i
     verdict = _doubted_under_glare(tmp_path, known, seed, index, box_id)
     assert verdict.note == WASHED_OUT_NOTE
 
-
-def test_an_empty_penalty_box_under_a_glare_spot_is_read_empty(tmp_path, known):
-    # anna's penalty 3 is empty: under the reflection its print fades and
-    # the paper brightens, but with its contrast restored it reads empty,
-    # so the sheet is not sent to review for it
-    path = tmp_path / "glare.jpg"
-    total = _with_glare_over("penalty-3", known, path)
-    [sheet] = scan_photo(path, layouts=known).sheets
-    assert sheet.verdicts["penalty-3"].state == "empty"
-    assert sheet.status == "ok"
-    assert sheet.score.total == total
 
 
 def test_restoring_contrast_stretches_away_from_the_paper():
