@@ -513,8 +513,26 @@ SHORT_STROKE = ("read empty, but it holds a short stroke of this player's pen th
 #: 65, 67, 68), it was the only wrong one under a tenth; one right cross
 #: (a small check, 0.085 of the ink, 0.44 in one view) is doubted with it,
 #: then settled by its Kettingen chain: no other sheet changed.
+#:
+#: A box read crossed only narrowly (below NARROW_CROSS_P) is doubted as
+#: readily where it holds under NARROW_FAINT_SHARE of the ink: the
+#: networks' own hesitation and the missing ink say the same. On a fresh
+#: hard table photo (foreign_photos.py --table --hard-share 1, seed 163,
+#: photo 1: blur 1.8 px, JPEG 48) a faint pencil line through sheet D's
+#: skipped green 12, joining the big X beside it, read crossed at 0.939
+#: with 0.12 of the player's ink, a decider 0.46 mirrored; too faint to be
+#: found a lone line (skip_lines), it made the sheet ``ok`` with 69 points
+#: instead of 62. Of the 454 boxes read crossed at 0.90-0.99 under 0.4 of
+#: their player's ink over the 60 independent sets at hand (8,696 sheets),
+#: 12 fall under all three limits: that line, another line through a
+#: skipped number doubted already, and 10 right crosses, each doubted
+#: already (then taken by the close look or left doubtful); no other sheet
+#: was read otherwise. At
+#: 0.25 of the ink 3 right fills more (0.18-0.24 of it, 0.27-0.50
+#: mirrored) would have been doubted.
 LIGHT_CROSS_SHARE = 0.25
 FAINT_CROSS_SHARE = 0.1
+NARROW_FAINT_SHARE = 0.15
 LIGHT_VIEW_DOUBT = 0.25
 INKLESS_VIEW_DOUBT = 0.5
 LIGHT_CROSS = ("read crossed, but with far less ink than this player's crosses, and doubted "
@@ -1056,7 +1074,8 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
     inkless = np.flatnonzero((crossed_p >= CROSSED_P) & (ink_mm2[:, 0] < CROSSED_MIN_INK_MM2))
     if len(inkless):
         unanimous[inkless] = sure_of_a_cross(classifier.each_probability(inputs[inkless]))
-    light_doubted = _light_crosses_doubted(inputs, theirs, ink_mm2, pen, washed, classifier)
+    light_doubted = _light_crosses_doubted(inputs, theirs, ink_mm2, pen, washed, classifier,
+                                           crossed_p)
     no_deep_ink = _narrow_crosses_without_deep_ink(theirs, crossed_p, ink_mm2[:, 1], washed)
     narrow_doubted = _narrow_crosses_doubted_mirrored(inputs, crossed_p, classifier)
     numbered = np.array([box.kind == "number" for box in sheet.boxes])
@@ -1229,15 +1248,16 @@ def _read_crossed(crossed_p: np.ndarray) -> np.ndarray | None:
 
 def _light_crosses_doubted(inputs: np.ndarray, crossed: np.ndarray | None,
                            ink_mm2: np.ndarray, pen: bool, washed: np.ndarray,
-                           classifier) -> np.ndarray:
+                           classifier, crossed_p: np.ndarray) -> np.ndarray:
     """Per box, whether it is read crossed with far less ink than the
     player's crosses (``crossed``, see :func:`_read_crossed`) and a deciding
     network doubts it in a mirrored view (see LIGHT_CROSS_SHARE); ``ink_mm2``:
     each box's ink and deep ink; ``pen``: the player writes with a pen (see
     :func:`_writes_with_a_pen`), whose boxes holding none of its deep ink are
     doubted more readily (INKLESS_VIEW_DOUBT), as are boxes holding hardly
-    any of their ink (FAINT_CROSS_SHARE), where the light does not wash
-    them out (``washed``, see WASHED_OUT)."""
+    any of their ink (FAINT_CROSS_SHARE; read crossed only narrowly,
+    ``crossed_p``, NARROW_FAINT_SHARE), where the light does not wash them
+    out (``washed``, see WASHED_OUT)."""
     doubted = np.zeros(len(ink_mm2), bool)
     if crossed is None:
         return doubted
@@ -1246,7 +1266,8 @@ def _light_crosses_doubted(inputs: np.ndarray, crossed: np.ndarray | None,
     light = np.flatnonzero(crossed & (ink < LIGHT_CROSS_SHARE * theirs))
     if len(light):
         limit = np.full(len(light), LIGHT_VIEW_DOUBT)
-        faint = (ink < FAINT_CROSS_SHARE * theirs) & ~washed
+        faint = ((ink < FAINT_CROSS_SHARE * theirs)
+                 | ((ink < NARROW_FAINT_SHARE * theirs) & (crossed_p < NARROW_CROSS_P))) & ~washed
         if pen:
             faint |= _without_their_deep_ink(deep, crossed, washed)
         limit[faint[light]] = INKLESS_VIEW_DOUBT

@@ -1084,3 +1084,19 @@ def test_a_first_column_bent_past_the_sheets_edge_is_read_from_the_photo(tmp_pat
     assert sheet.verdicts["blue-12"].state == "crossed"
     assert set(sheet.marked) == set(want["marked"]) and sheet.status == "ok"
     assert sheet.score.total == want["score"]["total"]
+
+
+def test_a_faint_line_read_crossed_narrowly_with_little_ink_is_doubtful(tmp_path):
+    # A hard independent table photo (foreign_photos.py --table --hard-share
+    # 1, seed 163, photo 1: blur 1.8 px, JPEG 48): sheet D's pencil X player
+    # struck the skipped green 12 through with a faint line; read crossed at
+    # 0.939 with 0.12 of their ink, a decider 0.46 mirrored, it made the
+    # sheet ``ok`` with 69 points instead of 62 (read.NARROW_FAINT_SHARE).
+    from qwixx_scan.read import LIGHT_CROSS
+
+    result, truth = independent_photo(tmp_path, 163, 1, 1.0, table=True)
+    sheet, want = _lettered_sheet(result, truth, "D")
+    assert "green-12" in want["skip_lined"] and "green-12" not in want["marked"]
+    _doubted(sheet, "green-12", LIGHT_CROSS)
+    assert sheet.uncertain == ["green-12"] and sheet.score.total == 62
+    no_sheet_sure_of_a_wrong_score(result, truth)
