@@ -516,19 +516,18 @@ SHORT_STROKE = ("read empty, but it holds a short stroke of this player's pen th
 #:
 #: A box read crossed only narrowly (below NARROW_CROSS_P) is doubted as
 #: readily where it holds under NARROW_FAINT_SHARE of the ink: the
-#: networks' own hesitation and the missing ink say the same. On a fresh
+#: networks' hesitation and the missing ink point the same way. On a fresh
 #: hard table photo (foreign_photos.py --table --hard-share 1, seed 163,
 #: photo 1: blur 1.8 px, JPEG 48) a faint pencil line through sheet D's
-#: skipped green 12, joining the big X beside it, read crossed at 0.939
-#: with 0.12 of the player's ink, a decider 0.46 mirrored; too faint to be
-#: found a lone line (skip_lines), it made the sheet ``ok`` with 69 points
-#: instead of 62. Of the 454 boxes read crossed at 0.90-0.99 under 0.4 of
-#: their player's ink over the 60 independent sets at hand (8,696 sheets),
-#: 12 fall under all three limits: that line, another line through a
-#: skipped number doubted already, and 10 right crosses, each doubted
-#: already (then taken by the close look or left doubtful); no other sheet
-#: was read otherwise. At
-#: 0.25 of the ink 3 right fills more (0.18-0.24 of it, 0.27-0.50
+#: skipped green 12 read crossed at 0.939 with 0.12 of the player's ink, a
+#: decider 0.46 mirrored; too faint to be found as a lone line
+#: (skip_lines), it made the sheet ``ok`` with 69 points instead of 62. Of
+#: the 454 boxes read crossed at 0.90-0.99 under 0.4 of their player's ink
+#: over the 60 independent sets then at hand (8,696 sheets), 12 fall under
+#: all three limits: that line, another line through a skipped number
+#: doubted already, and 10 right crosses, each doubted already (then taken
+#: by the close look or left doubtful); no other sheet was read otherwise.
+#: At 0.25 of the ink, 3 right fills more (0.18-0.24 of it, 0.27-0.50
 #: mirrored) would have been doubted.
 LIGHT_CROSS_SHARE = 0.25
 FAINT_CROSS_SHARE = 0.1
