@@ -1740,7 +1740,9 @@ def _glared_penalties(located: LocatedInputs, crossed_p: np.ndarray, share: np.n
     level = located.paper_levels.mean(axis=1)
     brighter = level > GLARE_BRIGHTER * float(np.median(level))
     look = penalty & (crossed_p <= EMPTY_P) & (share < GLARED_PENALTY_SHARE) & brighter
-    out = look & (share >= 0) & (share < MIN_RESTORED_SHARE)  # too little left to restore
+    # too little contrast left to restore, but some: a print not seen at all
+    # (a share under 0) or not measured (NaN) is a blur's or a thumb's as often
+    out = look & (share >= 0) & (share < MIN_RESTORED_SHARE)
     ask = np.flatnonzero(look & (share >= MIN_RESTORED_SHARE))
     out[ask] = _restored_p(located, ask, share, classifier) > GLARED_PENALTY_P
     return out

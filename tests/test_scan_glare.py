@@ -151,7 +151,6 @@ def test_a_penalty_box_the_light_washes_out_is_doubtful(tmp_path, known, seed, i
     assert verdict.note == WASHED_OUT_NOTE
 
 
-
 def test_restoring_contrast_stretches_away_from_the_paper():
     inputs = np.ones((1, 6, 4, 4), np.float32)
     inputs[0, :3, 1, 1] = 0.8  # print or ink at a quarter of its contrast
