@@ -758,6 +758,23 @@ LIT_VOTE = 0.5
 LIT_DARKER_THAN_CROSSES = 2.5
 LIT_SHADOW = ("read crossed once the light inside it was taken as that of the paper around "
               "it, but darker than this player's crosses by far (a shadow?)")
+#: Lit from around, a light fill shows: on the sheet of a player who does
+#: not hatch (own_marks.hatches), whose crosses are strokes, not fills, a
+#: box read so is doubtful where the deciding networks lean empty on it as
+#: it is (their median under LIT_VOTE) and it darkens under LIT_SPECK_SHARE
+#: as many pixels as the player's middle cross. Hard independent seed 200,
+#: photo 83 (a black-and-white print, blur 2.1 px, small pencil X's): two
+#: stray dots beside the 3 of an empty red 3, deciders 0.19, read crossed so
+#: (0.973), 7 pixels darkened against the X's 62, and the sheet came out
+#: ``ok`` with a wrong score. Over the 7,220 photos of the 76 sets then at
+#: hand, 117 boxes were read crossed so, 31 of them of players who do not
+#: hatch: of the right ones where the deciders leaned empty, the least held
+#: 0.45 of their player's darkened pixels (a pencil slash, hard seed 188
+#: photo 137). A hatcher's light fill darkens as little as 0.03 (their
+#: fills are darker) and is left alone.
+LIT_SPECK_SHARE = 0.25
+LIT_SPECK = ("read crossed once the light inside it was taken as that of the paper around "
+             "it, but it holds a fraction of this player's strokes (a speck?)")
 #: Lit from around, a light fill shows; a pen's mark does not need it. A box
 #: read crossed only once lit from around it (LIT_FROM_AROUND) is doubtful
 #: where the player's crosses read with confidence (at least
@@ -1112,10 +1129,10 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
             if line:
                 verdicts[i] = decide(struck_ones[i])
     verdicts = [replace(v, found_at_mm=at) for v, at in zip(verdicts, found)]
-    verdicts = _doubt_dark_lit_crosses(verdicts, theirs, inputs, darkened, classifier)
+    paper_px = np.count_nonzero(paper, axis=(1, 2))
+    verdicts = _doubt_dark_lit_crosses(verdicts, theirs, inputs, darkened, paper_px, classifier)
     if pen:
         verdicts = _doubt_pens_lit_crosses(verdicts, washed)
-    paper_px = np.count_nonzero(paper, axis=(1, 2))
     verdicts = _settle_by_own_marks(verdicts, inputs, ink_mm2, darkened, paper_px, classifier,
                                     pen=pen, washed=washed)
     hatcher_shade = None
@@ -1393,22 +1410,30 @@ def _without_their_deep_ink(deep_ink_mm2: np.ndarray, crossed: np.ndarray,
 
 
 def _doubt_dark_lit_crosses(verdicts: list[BoxVerdict], crossed: np.ndarray | None,
-                            inputs: np.ndarray, darkened: np.ndarray,
+                            inputs: np.ndarray, darkened: np.ndarray, paper_px: np.ndarray,
                             classifier) -> list[BoxVerdict]:
     """The verdicts with every box read crossed only once lit from around it
-    (LIT_FROM_AROUND) doubtful where it looks like a shadow rather than a
-    light fill: darker than the player's crosses (``crossed``, see
-    :func:`_read_crossed`) by far (see LIT_DARKER_THAN_CROSSES);
-    ``darkened``: own_marks.darkened_pixels of every box."""
+    (LIT_FROM_AROUND) doubtful where it looks like a shadow or a speck rather
+    than a light fill: darker than the player's crosses (``crossed``, see
+    :func:`_read_crossed`) by far (see LIT_DARKER_THAN_CROSSES), or, on the
+    sheet of a player who does not hatch, a fraction of a cross (see
+    LIT_SPECK_SHARE). ``darkened``: own_marks.darkened_pixels of every box;
+    ``paper_px``: how many pixels of each box's middle are paper."""
     lit = np.array([v.note == LIT_FROM_AROUND for v in verdicts])
     if crossed is None or not lit.any():
         return verdicts
     theirs = float(np.median(darkened[crossed]))
-    vote = np.median(classifier.each_probability(inputs[lit]), axis=0)
+    strokes = not hatches(crossed, darkened, paper_px)
+    each = classifier.each_probability(inputs[lit])
+    vote = np.median(each, axis=0)
+    deciders = np.median(each[[MEMBERS.index(m) for m in DECIDERS]], axis=0)
     out = list(verdicts)
-    for i, v in zip(np.flatnonzero(lit), vote):
-        if v < LIT_VOTE and darkened[i] > LIT_DARKER_THAN_CROSSES * theirs:
-            out[i] = BoxVerdict(verdicts[i].box_id, "uncertain", 0.3, LIT_SHADOW,
+    for i, v, d in zip(np.flatnonzero(lit), vote, deciders):
+        shadow = v < LIT_VOTE and darkened[i] > LIT_DARKER_THAN_CROSSES * theirs
+        speck = strokes and d < LIT_VOTE and darkened[i] < LIT_SPECK_SHARE * theirs
+        note = LIT_SHADOW if shadow else LIT_SPECK if speck else None
+        if note:
+            out[i] = BoxVerdict(verdicts[i].box_id, "uncertain", 0.3, note,
                                 found_at_mm=verdicts[i].found_at_mm)
     return out
 

@@ -1100,3 +1100,18 @@ def test_a_faint_line_read_crossed_narrowly_with_little_ink_is_doubtful(tmp_path
     _doubted(sheet, "green-12", LIGHT_CROSS)
     assert sheet.uncertain == ["green-12"] and sheet.score.total == 62
     no_sheet_sure_of_a_wrong_score(result, truth)
+
+
+def test_stray_dots_read_crossed_once_lit_on_a_strokers_sheet_are_doubtful(tmp_path):
+    # A hard independent photo (foreign_photos.py --hard-share 1, seed 200,
+    # photo 83: a black-and-white print, blur 2.1 px): a player crossing with
+    # small pencil X's left two stray dots beside the 3 of the empty red 3.
+    # The deciders leaned empty (0.19), but lit from around it read crossed
+    # (0.973) with 7 darkened pixels against their X's 62, and the sheet came
+    # out ``ok`` with 166 points instead of 159 (read.LIT_SPECK_SHARE).
+    from qwixx_scan.read import LIT_SPECK
+
+    sheet, want = independent_photo_sheet(tmp_path, 200, 83, 1.0)
+    assert "red-3" in want["dots_in_boxes"] and "red-3" not in want["marked"]
+    _doubted(sheet, "red-3", LIT_SPECK)
+    assert sheet.uncertain == ["red-3"] and sheet.score.total == want["score"]["total"] == 159
