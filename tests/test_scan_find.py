@@ -9,7 +9,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from scan_support import cover, flat_sheet, photo, placement, write_jpeg
+from scan_support import (cover, flat_sheet, independent_photo, no_sheet_sure_of_a_wrong_score,
+                          photo, placement, write_jpeg)
 
 from qwixx_print.layout import load_layout
 from qwixx_scan.find import detect_markers, group_markers, missing_marker_regions
@@ -258,3 +259,16 @@ def test_changed_geometry_under_a_known_name_is_refused(tmp_path, known):
 def test_foreign_qr_code_is_not_a_sheet(known):
     with pytest.raises(UnknownSheetError, match="not a qwixx sheet code"):
         known.match("https://example.com/")
+
+
+def test_far_markers_squashed_by_a_steep_tilt_are_found_between_the_windows(tmp_path):
+    # A hard independent table photo (foreign_photos.py --table --hard-share
+    # 1, seed 173, photo 29: five sheets, tilted 38 degrees, 43 % exposure):
+    # the farthest sheet's two far markers, squashed to 21-22 px a side in
+    # the half-size picture, fell between the thorough detector's windows,
+    # and the sheet was refused as seen by two markers (find._FINE_WINDOWS).
+    result, truth = independent_photo(tmp_path, 173, 29, 1.0, table=True)
+    assert result.error is None and result.problems == []
+    assert sorted(s.score.total for s in result.sheets) == sorted(
+        t["score"]["total"] for t in truth["sheets"])
+    no_sheet_sure_of_a_wrong_score(result, truth)
