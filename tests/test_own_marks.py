@@ -171,6 +171,25 @@ def test_a_shadow_the_networks_read_empty_is_not_taken_for_pencil_hatching(tmp_p
     no_sheet_sure_of_a_wrong_score(result, truth)
 
 
+def test_a_die_over_a_pen_hatchers_skipped_number_is_not_taken_for_hatching(tmp_path):
+    # An independent table photo (foreign_photos.py --table, seed 174, photo
+    # 16, a normal photo): a yellow die at the edge of Kettingen B, whose
+    # player hatches with a blue felt pen, covers a corner of the skipped
+    # blue 12 and shades the rest. The networks were unsure (0.35 in the
+    # middle), and it was taken as hatched like the player's fills: the
+    # sheet came out ``ok`` with 115 points instead of 109. A pen's fill the
+    # networks read with confidence: the hatching measure is for pencil.
+    from scan_support import independent_photo, no_sheet_sure_of_a_wrong_score, sheet_read_at
+
+    result, truth = independent_photo(tmp_path, 174, 16, table=True)
+    (want,) = [t for t in truth["sheets"] if t["letter"] == "B"]
+    assert "blue-12" in want["skip_lined"] and want["pen"] == "blue"
+    sheet = sheet_read_at(result, want)
+    assert sheet.verdicts["blue-12"].state == "uncertain" and not sheet.verdicts["blue-12"].settled
+    assert sheet.score.total == want["score"]["total"] == 109
+    no_sheet_sure_of_a_wrong_score(result, truth)
+
+
 def test_darkened_pixels_count_marks_on_paper_not_print():
     boxes = np.ones((3, INPUT_CHANNELS, INPUT_PX, INPUT_PX), np.float32)
     mid = slice(INPUT_PX // 2 - 4, INPUT_PX // 2 + 4)
