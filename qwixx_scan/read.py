@@ -852,7 +852,8 @@ OWN_PEN_DEEP_SHARE = 0.25
 #: middle), the box was taken as hatched and the sheet came out ``ok`` with
 #: a wrong score. Of the 19 boxes taken so over the 84 independent sets then
 #: at hand (12,190 sheets), 17 were pencil fills; the other right one, a
-#: green felt pen's check (hard table 143, photo 8), is doubtful now.
+#: green felt pen's check (hard table 143, photo 8), is doubtful now (the
+#: rules settle it there).
 #: A lamp reflected by the paper washes a patch of the sheet out: print and
 #: ink there keep a fraction of their contrast, and a cross under it can
 #: read empty with confidence (the print's match, being normalised, does
