@@ -894,6 +894,18 @@ WASHED_OUT = 0.45
 #: took their print down to 0.5-0.6 (tests/test_read.py).
 PENCIL_WASHED_OUT = 0.6
 UNTOLD_WASHED_OUT = 0.5
+#: A pen's box read empty is doubtful below PEN_WASHED_OUT, more than the
+#: WASHED_OUT that tells the light washes a box out for the other rules:
+#: the boxes a pen player's restored view reads empty with confidence are
+#: cleared (see RESTORED_EMPTY), so a higher limit only asks about boxes
+#: the restored view is unsure of. Independent seed 201 photo 54 under the
+#: glare spoil: a black slash over blue 9, at 0.456 of the print's
+#: contrast, read empty (0.03; restored, 0.10) on a sheet ``ok``. Over the
+#: glare spoils of twelve sets (1,800 photos), pens' number and lock boxes
+#: read empty at 0.45-0.55 that the restored view does not read empty: 4
+#: crosses (that slash, 0.10; others at 0.17, 0.5 and 1.0), 2 empty boxes
+#: (0.07, and a dot 0.5); at 0.55-0.6 none.
+PEN_WASHED_OUT = 0.55
 #: Such a box is looked at once more with its contrast restored (see
 #: restored_contrast: the print then shows as much as elsewhere on the
 #: sheet, and so does a cross over it), where it was found and where its
@@ -1090,7 +1102,7 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
     pen = _writes_with_a_pen(theirs, ink_mm2[:, 1])
     washed_share = _washed_share(inputs, crossed_p, boxed)
     washed = washed_share < WASHED_OUT  # NaN: False
-    limit = WASHED_OUT if pen else PENCIL_WASHED_OUT if theirs is not None else UNTOLD_WASHED_OUT
+    limit = PEN_WASHED_OUT if pen else PENCIL_WASHED_OUT if theirs is not None else UNTOLD_WASHED_OUT
     # (not a penalty box: its outline measures too roughly; see _glared_penalties)
     washed_out = (washed_share < limit) & boxed
     if pen:
