@@ -1102,7 +1102,8 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
     pen = _writes_with_a_pen(theirs, ink_mm2[:, 1])
     washed_share = _washed_share(inputs, crossed_p, boxed)
     washed = washed_share < WASHED_OUT  # NaN: False
-    limit = PEN_WASHED_OUT if pen else PENCIL_WASHED_OUT if theirs is not None else UNTOLD_WASHED_OUT
+    limit = (PEN_WASHED_OUT if pen else PENCIL_WASHED_OUT if theirs is not None
+             else UNTOLD_WASHED_OUT)
     # (not a penalty box: its outline measures too roughly; see _glared_penalties)
     washed_out = (washed_share < limit) & boxed
     if pen:
