@@ -841,19 +841,6 @@ OWN_HATCHING_REASON = ("like this player's crosses: as much ink, in their pen's 
 #: under it (``scan_benchmark.py --spoil glare``, seeds 9 and 70) two right
 #: black crosses the networks were unsure of held none of it.
 OWN_PEN_DEEP_SHARE = 0.25
-#: A box the networks lean empty on is taken as like the player's hatching
-#: (own_marks.OWN_HATCHING_REASON) only on the sheet of a player who writes
-#: without a pen: that measure is for light pencil shading, which the
-#: networks read empty most of all; a pen's fill they read with confidence.
-#: Table 174, photo 16 (a normal photo): a yellow die lying at the edge of
-#: a blue felt-pen hatcher's sheet covered a corner of the skipped blue 12
-#: and shaded the rest; with the line through the number that made as much
-#: ink as their fills, with dark ink, and the networks unsure (0.35 in the
-#: middle), the box was taken as hatched and the sheet came out ``ok`` with
-#: a wrong score. Of the 19 boxes taken so over the 84 independent sets then
-#: at hand (12,190 sheets), 17 were pencil fills; the other right one, a
-#: green felt pen's check (hard table 143, photo 8), is doubtful now (the
-#: rules settle it there).
 #: A lamp reflected by the paper washes a patch of the sheet out: print and
 #: ink there keep a fraction of their contrast, and a cross under it can
 #: read empty with confidence (the print's match, being normalised, does
@@ -1717,9 +1704,22 @@ def _settle_by_own_marks(verdicts: list[BoxVerdict], inputs: np.ndarray, ink_mm2
     # floor (a box of a sheet read half a row off was taken as crossed).
     empty = (states == "empty") | np.array([v.note == HIDDEN_PRINT for v in verdicts])
     crossed = states == "crossed"
+    # A box the networks lean empty on is taken as like the player's hatching
+    # (own_marks.OWN_HATCHING_REASON; given ``paper``) only on the sheet of a
+    # player who writes without a pen: that measure is for light pencil
+    # shading, which the networks read empty most of all; a pen's fill they
+    # read with confidence. Independent table 174, photo 16 (a normal photo):
+    # a yellow die lying at the edge of a blue felt-pen hatcher's sheet
+    # covered a corner of the skipped blue 12 and shaded the rest; with the
+    # line through the number that made as much ink as their fills, dark ink
+    # among it, and the networks unsure (0.35 in the middle), the box was
+    # taken as hatched and the sheet came out ``ok`` with a wrong score. Of
+    # the 19 boxes taken so over the 84 independent sets then at hand (12,190
+    # sheets), 17 were pencil fills; the other right one, a green felt pen's
+    # check (hard table 143, photo 8), is doubtful now (the rules settle it).
     by_ink, by_shade = like_own_crosses(crossed, empty, doubtful, ink_mm2,
                                         ink_colours(inputs), vote, darkened,
-                                        None if pen else paper)  # (no hatching: see above)
+                                        None if pen else paper)
     if pen and (by_ink | by_shade).any():  # (then some box is read crossed)
         inked = washed | (deep_ink_mm2
                           >= OWN_PEN_DEEP_SHARE * float(np.median(deep_ink_mm2[crossed])))
