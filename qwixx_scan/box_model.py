@@ -211,11 +211,11 @@ class BoxClassifier:
             late = self._late.probabilities(np.ascontiguousarray(blob[rest]))
             every = np.vstack([p[:, rest], late])[self._to_members]
             out[rest] = combine(every)
-            median[rest] = np.median(every[_DECIDER_ROWS], axis=0)
+            median[rest] = np.median(every[DECIDER_ROWS], axis=0)
         unsure = np.flatnonzero((out > 1 - AGREED) & (out < AGREED))
         split = np.zeros(len(out), bool)
         if rest.any():
-            split[rest] = (out[rest] >= AGREED) & (every[_DECIDER_ROWS].min(axis=0) < SPLIT)
+            split[rest] = (out[rest] >= AGREED) & (every[DECIDER_ROWS].min(axis=0) < SPLIT)
         split = np.flatnonzero(split)
         if len(unsure) or len(split):
             look, look_median = self._mirrored_look(blob[np.concatenate([unsure, split])])
@@ -247,7 +247,7 @@ class BoxClassifier:
         log_odds = np.log(p / (1 - p)).mean(axis=1)
         every = 1.0 / (1.0 + np.exp(-log_odds))
         return (np.where(toss_up, 0.5, combine(every)),
-                np.median(every[_DECIDER_ROWS], axis=0))
+                np.median(every[DECIDER_ROWS], axis=0))
 
     def highest_decider_probability(self, inputs: np.ndarray) -> np.ndarray:
         """The highest P(crossed) any deciding network gives each box (all of
@@ -255,7 +255,7 @@ class BoxClassifier:
         if len(inputs) == 0:
             return np.zeros(0, np.float32)
         blob = np.ascontiguousarray(inputs, np.float32)
-        return self._every(blob)[_DECIDER_ROWS].max(axis=0)
+        return self._every(blob)[DECIDER_ROWS].max(axis=0)
 
     def least_mirrored_decider_probability(self, inputs: np.ndarray) -> np.ndarray:
         """The lowest P(crossed) any deciding network gives each box in any of
@@ -271,7 +271,7 @@ class BoxClassifier:
             return np.zeros((len(DECIDERS), len(views), 0), np.float32)
         blob = np.ascontiguousarray(inputs, np.float32)
         seen = mirrored(blob, views)
-        return self._every(seen)[_DECIDER_ROWS].reshape(len(DECIDERS), len(views), -1)
+        return self._every(seen)[DECIDER_ROWS].reshape(len(DECIDERS), len(views), -1)
 
     def each_probability(self, inputs: np.ndarray) -> np.ndarray:
         """Every network's P(crossed) for every box (networks x boxes, in
@@ -294,7 +294,7 @@ class BoxClassifier:
         if len(inputs) == 0:
             return np.zeros(0, np.float32)
         blob = np.ascontiguousarray(inputs[:, :, ::-1, ::-1], np.float32)
-        return np.median(self._every(blob)[_DECIDER_ROWS], axis=0)
+        return np.median(self._every(blob)[DECIDER_ROWS], axis=0)
 
 
 def mirrored(inputs: np.ndarray,
@@ -305,7 +305,8 @@ def mirrored(inputs: np.ndarray,
         [inputs[:, :, ::rows, ::cols] for rows, cols in views]), np.float32)
 
 
-_DECIDER_ROWS = [MEMBERS.index(m) for m in DECIDERS]
+#: The deciding networks' rows in MEMBERS order (as each_probability gives them).
+DECIDER_ROWS = [MEMBERS.index(m) for m in DECIDERS]
 _PENCIL_ROW = MEMBERS.index("d")
 _LATE_PENCIL_ROW = GROUPS[1].index("d")
 
@@ -316,12 +317,12 @@ def combine(p: np.ndarray) -> np.ndarray:
     sure of opposite verdicts (something one of them has not learned) or
     where the median says empty but two networks lean towards crossed (see
     LEAN), or ``d`` alone does (see PENCIL_LEAN)."""
-    return np.where(_toss_ups(p), 0.5, np.median(p[_DECIDER_ROWS], axis=0))
+    return np.where(_toss_ups(p), 0.5, np.median(p[DECIDER_ROWS], axis=0))
 
 
 def _toss_ups(p: np.ndarray) -> np.ndarray:
     """The boxes :func:`combine` calls a toss-up (``p``: networks x boxes)."""
-    median = np.median(p[_DECIDER_ROWS], axis=0)
+    median = np.median(p[DECIDER_ROWS], axis=0)
     disagree = (p.max(axis=0) >= SURE) & (p.min(axis=0) <= 1 - SURE)
     leaning = (median <= 1 - AGREED) & ((np.count_nonzero(p >= LEAN, axis=0) >= 2)
                                         | (p[_PENCIL_ROW] >= PENCIL_LEAN))

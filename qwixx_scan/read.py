@@ -48,8 +48,8 @@ from qwixx_print.layout import Sheet
 
 from .box_inputs import (PHOTO_CAP, LocatedInputs, ReaderReference, Surroundings,
                          located_box_inputs, reader_reference)
-from .box_model import (DECIDERS, MEMBERS, MIRRORED_VIEWS, SURE, BoxClassifier, CrossedReading,
-                        box_classifier, close_look)
+from .box_model import (DECIDER_ROWS, DECIDERS, MEMBERS, MIRRORED_VIEWS, SURE, BoxClassifier,
+                        CrossedReading, box_classifier, close_look)
 from .locate import ASTRAY_SHEET_MATCH, MAX_ASTRAY
 from .lone_strokes import lone_strokes
 from .own_marks import INNER, INNER_PX, MIN_CROSSES
@@ -1439,7 +1439,7 @@ def _doubt_dark_lit_crosses(verdicts: list[BoxVerdict], crossed: np.ndarray | No
     strokes = not hatches(crossed, darkened, paper_px)
     each = classifier.each_probability(inputs[lit])
     vote = np.median(each, axis=0)
-    deciders = np.median(each[[MEMBERS.index(m) for m in DECIDERS]], axis=0)
+    deciders = np.median(each[DECIDER_ROWS], axis=0)
     out = list(verdicts)
     for i, v, d in zip(np.flatnonzero(lit), vote, deciders):
         shadow = v < LIT_VOTE and darkened[i] > LIT_DARKER_THAN_CROSSES * theirs
