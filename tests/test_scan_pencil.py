@@ -169,6 +169,23 @@ def test_a_hook_a_deciding_network_is_sure_of_stays_doubtful_though_empty_close_
     assert {b for b, v in sheet.verdicts.items() if v.state == "crossed"} <= set(expected["marked"])
 
 
+def test_a_doubt_stays_where_the_close_look_sees_a_cross_in_an_empty_box(tmp_path):
+    # Every photo hard, independent table seed 184, photo 34 (37 % exposure,
+    # noise 9, JPEG quality 42, a shadow band): a player's tiny pencil X's
+    # over red 3 and red 4 hardly show above the grain. Red 3 was doubted
+    # (first networks 0.79, 0.53, 0.2) and taken as empty close up (0.28),
+    # and with red 4 read empty the sheet came out ok with 42 points instead
+    # of 45, while the close look read the empty green 8 0.95: on this sheet
+    # its word that a box is empty is worth nothing (read.CLOSE_UNSTEADY_P).
+    result, truth = independent_photo(tmp_path, 184, 34, 1.0, table=True)
+    (want,) = [t for t in truth["sheets"] if t["letter"] == "A"]
+    assert want["pen"] == "pencil" and {"red-3", "red-4"} <= set(want["marked"])
+    sheet = sheet_read_at(result, want)
+    assert sheet.verdicts["red-3"].state == "uncertain"
+    assert sheet.status == "review"
+    no_sheet_sure_of_a_wrong_score(result, truth)
+
+
 def test_a_sheet_whose_crosses_hold_less_ink_than_its_empty_boxes_is_faint(tmp_path):
     # Every photo hard, independent table seed 101, photo 11: four sheets in
     # a third of the usual light, grainy. One player's light pencil slashes
