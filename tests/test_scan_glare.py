@@ -143,6 +143,12 @@ def test_a_cross_restoring_cannot_see_stays_doubtful(tmp_path, known, seed, inde
     # Seed 185, photo 104: light pencil hatching over penalty 1 at 0.17,
     # read empty (0.07) on a sheet ``ok``; restored it reads crossed (0.98).
     pytest.param(185, 104, "penalty-1", id="hatching-crossed-once-restored"),
+    # Seed 183, photo 37: a black fill over penalty 1 in the heart of the
+    # reflection (its paper 3 times as bright as the sheet's median box),
+    # so uneven inside the box that restored it shows a dark rim round a
+    # bright middle and reads empty (0.008): the sheet was ``ok`` with 89
+    # points instead of 84 (read.GLARE_HEART).
+    pytest.param(183, 37, "penalty-1", id="fill-in-the-heart-of-the-reflection"),
 ])
 def test_a_penalty_box_the_light_washes_out_is_doubtful(tmp_path, known, seed, index, box_id):
     # A penalty box's bare outline fades in a die's shadow too; glare is
