@@ -1115,3 +1115,19 @@ def test_stray_dots_read_crossed_once_lit_on_a_strokers_sheet_are_doubtful(tmp_p
     assert "red-3" in want["dots_in_boxes"] and "red-3" not in want["marked"]
     _doubted(sheet, "red-3", LIT_SPECK)
     assert sheet.uncertain == ["red-3"] and sheet.score.total == want["score"]["total"] == 159
+
+
+def test_a_pen_hatchers_thick_line_through_a_skipped_number_is_doubtful(tmp_path):
+    # A hard independent photo (foreign_photos.py --hard-share 1, seed 220,
+    # photo 148: tilted 38 degrees, JPEG 54): a player filling boxes with a
+    # blue felt pen struck the skipped blue 12 through with one short thick
+    # line over the 1. Read crossed at 0.99 (0.62 mirrored) with 0.12 of
+    # the ink of their fills, it made the sheet ``ok`` with 136 points
+    # instead of 127 (read.HATCHED_VIEW_DOUBT).
+    from qwixx_scan.read import LIGHT_CROSS
+
+    sheet, want = independent_photo_sheet(tmp_path, 220, 148, 1.0)
+    assert want["style"]["kind"] == "fill" and want["pen"] == "blue"
+    assert "blue-12" in want["skip_lined"] and "blue-12" not in want["marked"]
+    _doubted(sheet, "blue-12", LIGHT_CROSS)
+    assert sheet.uncertain == ["blue-12"] and sheet.score.total == want["score"]["total"] == 127
