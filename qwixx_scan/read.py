@@ -543,6 +543,10 @@ SHORT_STROKE = ("read empty, but it holds a short stroke of this player's pen th
 #: under LIGHT_CROSS_SHARE of the ink, that line read under 0.7 in some
 #: mirrored view and no other (the lowest right one 0.80); a pencil
 #: hatcher's light fills read as low as 0.32, so pencil is left alone.
+#: Read again, the 116 sets (16,835 sheets): one right cross more doubted,
+#: hard table 159 photo 25's yellow 9, a small green circle (0.14 of the
+#: ink, 0.52 mirrored) of a player whose circles darken as much of their
+#: boxes as fills do.
 LIGHT_CROSS_SHARE = 0.25
 FAINT_CROSS_SHARE = 0.1
 NARROW_FAINT_SHARE = 0.15
