@@ -546,7 +546,9 @@ SHORT_STROKE = ("read empty, but it holds a short stroke of this player's pen th
 #: Read again, the 116 sets (16,835 sheets): one right cross more doubted,
 #: hard table 159 photo 25's yellow 9, a small green circle (0.14 of the
 #: ink, 0.52 mirrored) of a player whose circles darken as much of their
-#: boxes as fills do.
+#: boxes as fills do. Not a box the light washes out (WASHED_OUT): glare
+#: takes a fill's ink with the print (seed 70 photo 14 under the glare
+#: spoil, above).
 LIGHT_CROSS_SHARE = 0.25
 FAINT_CROSS_SHARE = 0.1
 NARROW_FAINT_SHARE = 0.15
@@ -1331,7 +1333,7 @@ def _light_crosses_doubted(inputs: np.ndarray, crossed: np.ndarray | None,
     any of their ink (FAINT_CROSS_SHARE; read crossed only narrowly,
     ``crossed_p``, NARROW_FAINT_SHARE), where the light does not wash them
     out (``washed``, see WASHED_OUT), and on a ``pen_hatcher``'s sheet
-    every such box (HATCHED_VIEW_DOUBT)."""
+    every such box the light does not wash out (HATCHED_VIEW_DOUBT)."""
     doubted = np.zeros(len(ink_mm2), bool)
     if crossed is None:
         return doubted
@@ -1345,8 +1347,8 @@ def _light_crosses_doubted(inputs: np.ndarray, crossed: np.ndarray | None,
         if pen:
             faint |= _without_their_deep_ink(deep, crossed, washed)
         limit[faint[light]] = INKLESS_VIEW_DOUBT
-        if pen_hatcher:
-            limit[:] = HATCHED_VIEW_DOUBT
+        if pen_hatcher:  # not where the light washes a fill's ink out with the print
+            limit[~washed[light]] = HATCHED_VIEW_DOUBT
         doubted[light] = classifier.least_mirrored_decider_probability(inputs[light]) < limit
     return doubted
 
