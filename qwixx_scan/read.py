@@ -1550,8 +1550,9 @@ def _seen_close(verdicts: list[BoxVerdict], located: LocatedInputs, reading: Cro
     the networks lean empty, for an empty box (:func:`_empty_seen_close`),
     but not where the light may have washed a cross out (``washed``: see
     CLOSE_EMPTY_P), which no closer look brings back, nor where the close
-    look reads some box read empty as crossed (CLOSE_UNSTEADY_P). None on a sheet with
-    MANY_DOUBTFUL doubtful boxes or more, then or after the first.
+    look reads some box read empty as crossed (CLOSE_UNSTEADY_P). None on
+    a sheet with MANY_DOUBTFUL doubtful boxes or more, then or after the
+    first.
     ``reading``: the networks' first reading of every box; ``skip_like``:
     per box of the sheet, whether those boxes (indices) would look like
     lines through skipped numbers read crossed (see
