@@ -1539,6 +1539,30 @@ def _crossed_once_darkened(verdicts: list[BoxVerdict], inputs: np.ndarray,
     return _taken_as_crossed(verdicts, ask, np.min(looks, axis=0), CROSSED_P, DARKER_CROSSED)
 
 
+class _CloseViews:
+    """The close look's views of a sheet's boxes (box_model.CloseLook: each
+    box as it is and mirrored), each box shown to it once however many of
+    :func:`_seen_close`'s rules ask about it: on a pencil sheet where a doubt
+    is taken as empty and faint doubts remain, every box read empty is asked
+    about twice. ``located``: the sheet's boxes, kept for the rules that ask
+    the other networks too."""
+
+    def __init__(self, located: LocatedInputs):
+        self.located = located
+        self._seen: dict[int, np.ndarray] = {}
+
+    def of(self, boxes: np.ndarray) -> np.ndarray:
+        """P(crossed) of each box of ``boxes`` (indices) in each view (views x
+        boxes, MIRRORED_VIEWS order)."""
+        new = [i for i in dict.fromkeys(boxes.tolist()) if i not in self._seen]
+        if new:
+            views = close_look().crossed_views(self.located.close_look(np.array(new)))
+            self._seen.update(zip(new, views.T))
+        if not len(boxes):
+            return np.zeros((len(MIRRORED_VIEWS), 0))
+        return np.stack([self._seen[i] for i in boxes.tolist()], axis=1)
+
+
 def _seen_close(verdicts: list[BoxVerdict], located: LocatedInputs, reading: CrossedReading,
                 *, pencil: bool, hatcher_shade: np.ndarray | None, washed: np.ndarray,
                 skip_like: Callable[[np.ndarray], np.ndarray]) -> list[BoxVerdict]:
@@ -1565,33 +1589,32 @@ def _seen_close(verdicts: list[BoxVerdict], located: LocatedInputs, reading: Cro
     for_empty = np.array([v.state == "uncertain" and v.note == DOUBTFUL_MARK and v.lean == "empty"
                           for v in verdicts], bool) & ~washed
     ask = np.flatnonzero(for_cross | for_empty)
-    views = (close_look().crossed_views(located.close_look(ask)) if len(ask)
-             else np.zeros((len(MIRRORED_VIEWS), 0)))
+    close = _CloseViews(located)
+    views = close.of(ask)
     out = verdicts
     if pencil:
         crossing = for_cross[ask]
-        out = _crossed_seen_close(verdicts, located, ask[crossing],
+        out = _crossed_seen_close(verdicts, close, ask[crossing],
                                   views[:, crossing].min(axis=0), hatcher_shade, skip_like)
-        out = _disputed_empties_seen_close(out, located, reading.first_agreed_empty)
+        out = _disputed_empties_seen_close(out, close, reading.first_agreed_empty)
         if _too_doubtful(out):
             return out
     emptying = for_empty[ask]
     most = views[:, emptying].max(axis=0)
-    if (most <= CLOSE_EMPTY_P).any() and _close_look_steady(out, located):
-        out = _empty_seen_close(out, located, ask[emptying], most)
-    return _faint_doubts_seen_close(out, located) if pencil else out
+    if (most <= CLOSE_EMPTY_P).any() and _close_look_steady(out, close):
+        out = _empty_seen_close(out, close.located, ask[emptying], most)
+    return _faint_doubts_seen_close(out, close) if pencil else out
 
 
-def _close_look_steady(verdicts: list[BoxVerdict], located: LocatedInputs) -> bool:
+def _close_look_steady(verdicts: list[BoxVerdict], close: _CloseViews) -> bool:
     """Whether the close look reads every box read empty (a line through a
     skipped number aside) under CLOSE_UNSTEADY_P: only then is its word
     that a doubtful box is empty taken."""
     look = np.flatnonzero(_read_empty_unstruck(verdicts))
-    return not len(look) or bool(
-        close_look().crossed_views(located.close_look(look)).max() < CLOSE_UNSTEADY_P)
+    return not len(look) or bool(close.of(look).max() < CLOSE_UNSTEADY_P)
 
 
-def _crossed_seen_close(verdicts: list[BoxVerdict], located: LocatedInputs, ask: np.ndarray,
+def _crossed_seen_close(verdicts: list[BoxVerdict], close: _CloseViews, ask: np.ndarray,
                         least: np.ndarray, hatcher_shade: np.ndarray | None,
                         skip_like: Callable[[np.ndarray], np.ndarray]) -> list[BoxVerdict]:
     """The verdicts of a player who writes without a pen, with each box of
@@ -1625,11 +1648,11 @@ def _crossed_seen_close(verdicts: list[BoxVerdict], located: LocatedInputs, ask:
         return out
     if not len(look):
         return out
-    most = close_look().crossed_views(located.close_look(look)).max(axis=0)
+    most = close.of(look).max(axis=0)
     return _doubted_close_up(out, look[most >= limit])
 
 
-def _disputed_empties_seen_close(verdicts: list[BoxVerdict], located: LocatedInputs,
+def _disputed_empties_seen_close(verdicts: list[BoxVerdict], close: _CloseViews,
                                  first_agreed_empty: np.ndarray) -> list[BoxVerdict]:
     """The verdicts of a player who writes without a pen, with each box read
     empty that the first networks did not all read empty
@@ -1638,12 +1661,11 @@ def _disputed_empties_seen_close(verdicts: list[BoxVerdict], located: LocatedInp
     look = np.flatnonzero(_read_empty_unstruck(verdicts) & ~first_agreed_empty)
     if not len(look):
         return verdicts
-    second = np.sort(close_look().crossed_views(located.close_look(look)), axis=0)[-2]
+    second = np.sort(close.of(look), axis=0)[-2]
     return _doubted_close_up(verdicts, look[second >= CLOSE_DISPUTED_DOUBT])
 
 
-def _faint_doubts_seen_close(verdicts: list[BoxVerdict],
-                             located: LocatedInputs) -> list[BoxVerdict]:
+def _faint_doubts_seen_close(verdicts: list[BoxVerdict], close: _CloseViews) -> list[BoxVerdict]:
     """The verdicts with the boxes doubted because the player's crosses can be
     very faint (FAINT_DOUBT) taken as empty as by :func:`_empty_seen_close`,
     where the close look reads every box not read crossed, doubted or not,
@@ -1652,11 +1674,11 @@ def _faint_doubts_seen_close(verdicts: list[BoxVerdict],
     if not faint.any():  # (asked by _seen_close only on a sheet not _too_doubtful)
         return verdicts
     look = np.flatnonzero(_read_empty_unstruck(verdicts) | faint)
-    most = close_look().crossed_views(located.close_look(look)).max(axis=0)
+    most = close.of(look).max(axis=0)
     if most.max() > FAINT_CLOSE_EMPTY_P:
         return verdicts
     doubts = np.flatnonzero(faint[look])
-    return _empty_seen_close(verdicts, located, look[doubts], most[doubts])
+    return _empty_seen_close(verdicts, close.located, look[doubts], most[doubts])
 
 
 def _read_empty_unstruck(verdicts: list[BoxVerdict]) -> np.ndarray:
