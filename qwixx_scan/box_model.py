@@ -149,12 +149,15 @@ class CrossedReading:
     (``mirrored_doubt``, see SPLIT); ``first_agreed_empty``: the boxes read
     empty on the first networks' word (FIRST all agreed, see AGREED; an
     inked one with d not leaning to a cross either, see PENCIL_LEAN), about
-    which no other network was asked."""
+    which no other network was asked; ``mirrored_cross``: the boxes the
+    networks were unsure of as they are that their mirrored views read
+    crossed (AGREED or more)."""
 
     p: np.ndarray
     median: np.ndarray
     mirrored_doubt: np.ndarray
     first_agreed_empty: np.ndarray
+    mirrored_cross: np.ndarray
 
 
 class BoxClassifier:
@@ -193,7 +196,7 @@ class BoxClassifier:
         PENCIL_LEAN)."""
         if len(inputs) == 0:
             return CrossedReading(np.zeros(0, np.float32), np.zeros(0, np.float32),
-                                  np.zeros(0, bool), np.zeros(0, bool))
+                                  np.zeros(0, bool), np.zeros(0, bool), np.zeros(0, bool))
         blob = np.ascontiguousarray(inputs, np.float32)
         p = self._first.probabilities(blob)
         crossed, empty = p.min(axis=0) >= AGREED, p.max(axis=0) <= 1 - AGREED
@@ -217,11 +220,13 @@ class BoxClassifier:
         if rest.any():
             split[rest] = (out[rest] >= AGREED) & (every[DECIDER_ROWS].min(axis=0) < SPLIT)
         split = np.flatnonzero(split)
+        mirrored_cross = np.zeros(len(out), bool)
         if len(unsure) or len(split):
             look, look_median = self._mirrored_look(blob[np.concatenate([unsure, split])])
             n = len(unsure)
             hardly_empty = (look[:n] > MIRRORED_EMPTY) & (look[:n] <= 1 - AGREED)
             out[unsure] = np.where(hardly_empty, out[unsure], look[:n])
+            mirrored_cross[unsure] = out[unsure] >= AGREED
             median[unsure] = look_median[:n]
             doubted = look[n:] < AGREED
             out[split] = np.where(doubted, 0.5, out[split])
@@ -229,7 +234,7 @@ class BoxClassifier:
             split = split[doubted]
         mirrored_doubt = np.zeros(len(out), bool)
         mirrored_doubt[split] = True
-        return CrossedReading(out, median, mirrored_doubt, empty)
+        return CrossedReading(out, median, mirrored_doubt, empty, mirrored_cross)
 
     def _mirrored_look(self, blob: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """P(crossed) and the deciders' median for boxes the networks are

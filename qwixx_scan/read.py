@@ -55,7 +55,8 @@ from .lone_strokes import lone_strokes
 from .own_marks import INNER, INNER_PX, MIN_CROSSES
 from .own_marks import LEAN as OWN_LEAN
 from .own_marks import darkened_pixels, hatches, like_own_crosses, paper_pixels
-from .skip_lines import MAX_TILT_DEG, LoneLines, lone_lines, paper_grain, struck_through
+from .skip_lines import (MAX_TILT_DEG, LoneLines, ink_axes, lone_lines, paper_grain,
+                         struck_through)
 from .spills import neighbour_table, spilt_over
 
 #: A box found away from where its neighbours put it is read at both places
@@ -437,6 +438,24 @@ FLAT_SKIP_SURE_P = 0.99
 #: 22 right crosses (slashes and flat checks, down to 13 degrees).
 SLASHES_SHARE = 0.5
 MIN_STRUCK_LINES = 2
+#: A pen player who strikes skipped numbers through leaves boxes read empty
+#: that hold about as much ink as a cross (STRUCK_INK_SHARE of their middle
+#: cross's or more; MIN_STRUCK_LINES such boxes at least). On such a sheet a
+#: number box the networks read crossed only once looked at mirrored
+#: (box_model.MIRRORED_VIEWS: unsure of it as it is) is doubtful where its
+#: ink lies along one axis (skip_lines.ink_axes: STRUCK_ELONGATION or more)
+#: tilted nearer those boxes' ink (their median tilt from flat) than their
+#: crosses'. Fresh hard independent seed 230, photo 2 (tilted 35 degrees,
+#: bent 6 mm, JPEG 43): a check player's blue felt-pen line (1.1 mm) through
+#: a skipped red 11, crossing both ones, read 0.80-0.99 by the networks (the
+#: deciders' median 0.815 as it was, 0.986 mirrored), and the sheet came out
+#: ``ok`` with a wrong score. No lone line was found in it (skip_lines): the
+#: pen is thicker than skip_lines.THICKNESS_PX, and the digits, shown a
+#: little below the blank's, left pieces of their own beside the line.
+STRUCK_INK_SHARE = 0.5
+STRUCK_ELONGATION = 1.5
+STRUCK_LIKE = ("read crossed only once looked at mirrored, and its ink lies like this player's "
+               "lines through skipped numbers rather than like their crosses")
 SKIP_LIKE = ("read crossed, but its mark is one line through the number, like a line "
              "through a skipped number, unlike this player's crosses")
 #: A box read crossed whose ink lies along one edge, none in its middle, and
@@ -831,6 +850,19 @@ LIT_SPECK = ("read crossed once the light inside it was taken as that of the pap
 PEN_DEEP_INK_MM2 = 1.0
 LIT_PEN_MARK = ("read crossed only once the light inside it was taken as that of the paper "
                 "around it, which this player's pen does not need (a shadow?)")
+#: Lit from around, a line shows as plainly as a light fill. A number box
+#: read crossed only once lit from around it (LIT_FROM_AROUND) whose mark is
+#: one line through the number, as a line through a skipped number is
+#: (skip_lines.struck_through, as steep as it may be in a doubtful box of
+#: this player: see _skip_lines_may_be_steeper), is doubtful. Fresh hard
+#: independent seed 232, photo 143 (blur 1.9 px, noise 6.4, JPEG 60): a
+#: pencil X player's line rising 17 degrees through a skipped red 5, a
+#: toss-up between the networks (0.22-0.92), read crossed lit (0.965), and
+#: the sheet came out ``ok`` with a wrong score; the rules for lines
+#: through skipped numbers read crossed (SKIP_LIKE_TILT_DEG) judge only the
+#: boxes the networks read crossed.
+LIT_LINE = ("read crossed once the light inside it was taken as that of the paper around it, "
+            "but its mark is one line through the number, like a line through a skipped number")
 #: A box read empty that holds TURN_CHECK_INK_MM2 of ink or more is read lit
 #: from around it too: a fill so even that the evening out took all of it
 #: for shade reads empty with confidence (all five networks at 0.01-0.08 on
@@ -1187,10 +1219,13 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
         for i, line in zip(look, struck_through(inputs[look], steeper=steeper, grain=grain)):
             if line:
                 verdicts[i] = decide(struck_ones[i])
+    verdicts = _doubt_lit_lines(verdicts, inputs, numbered, theirs, grain, their_lines)
     verdicts = [replace(v, found_at_mm=at) for v, at in zip(verdicts, found)]
     verdicts = _doubt_dark_lit_crosses(verdicts, theirs, inputs, darkened, paper_px, classifier)
     if pen:
         verdicts = _doubt_pens_lit_crosses(verdicts, washed)
+        verdicts = _struck_like_their_lines(verdicts, inputs, crossed_p, ink_mm2[:, 0], numbered,
+                                            theirs, reading.mirrored_cross)
     verdicts = _settle_by_own_marks(verdicts, inputs, ink_mm2, darkened, paper_px, classifier,
                                     pen=pen, washed=washed)
     hatcher_shade = None
@@ -1497,6 +1532,60 @@ def _doubt_dark_lit_crosses(verdicts: list[BoxVerdict], crossed: np.ndarray | No
         if note:
             out[i] = BoxVerdict(verdicts[i].box_id, "uncertain", 0.3, note,
                                 found_at_mm=verdicts[i].found_at_mm)
+    return out
+
+
+def _doubt_lit_lines(verdicts: list[BoxVerdict], inputs: np.ndarray, numbered: np.ndarray,
+                     crossed: np.ndarray | None, grain: float,
+                     their_lines: LoneLines | None) -> list[BoxVerdict]:
+    """The verdicts with every number box (``numbered``) read crossed only
+    once lit from around it (LIT_FROM_AROUND) doubtful where its mark is a
+    line through a skipped number (see LIT_LINE). ``crossed``,
+    ``their_lines``: the player's crosses and their lone lines (see
+    :func:`_skip_lines_may_be_steeper`); ``grain``: see
+    skip_lines.paper_grain."""
+    lit = np.flatnonzero(np.array([v.note == LIT_FROM_AROUND for v in verdicts], bool) & numbered)
+    if not len(lit):
+        return verdicts
+    steeper = _skip_lines_may_be_steeper(inputs, crossed, grain, their_lines)
+    lines = lit[struck_through(inputs[lit], steeper=steeper, grain=grain)]
+    out = list(verdicts)
+    for i in lines:
+        out[i] = BoxVerdict(verdicts[i].box_id, "uncertain", 0.3, LIT_LINE)
+    return out
+
+
+def _struck_like_their_lines(verdicts: list[BoxVerdict], inputs: np.ndarray,
+                             crossed_p: np.ndarray, ink_mm2: np.ndarray, numbered: np.ndarray,
+                             crossed: np.ndarray | None,
+                             mirrored_cross: np.ndarray) -> list[BoxVerdict]:
+    """The verdicts, of a pen player, with every number box (``numbered``)
+    read crossed only once looked at mirrored (``mirrored_cross``, see
+    box_model.CrossedReading) doubtful where its ink lies like the player's
+    lines through skipped numbers rather than like their crosses
+    (``crossed``, see :func:`_read_crossed`): see STRUCK_LIKE.
+    ``crossed_p``: the networks' reading, ``ink_mm2``: ink per box."""
+    ask = np.flatnonzero(mirrored_cross & numbered
+                         & np.array([v.state == "crossed" and not v.note for v in verdicts]))
+    if crossed is None or not len(ask):
+        return verdicts
+    struck = np.flatnonzero((crossed_p <= EMPTY_P) & numbered
+                            & (ink_mm2 >= STRUCK_INK_SHARE * float(np.median(ink_mm2[crossed]))))
+    if len(struck) < MIN_STRUCK_LINES:
+        return verdicts
+    # how far from flat their crosses' ink and their struck boxes' lie
+    their_tilts, struck_tilts = (np.abs(t[~np.isnan(t)]) for t in
+                                 (ink_axes(inputs[at])[0] for at in (crossed, struck)))
+    if not len(their_tilts) or not len(struck_tilts):
+        return verdicts
+    tilt, elongation = ink_axes(inputs[ask])
+    tilt = np.abs(tilt)  # (NaN, inkless: never like either)
+    like = ((elongation >= STRUCK_ELONGATION)
+            & (np.abs(tilt - np.median(struck_tilts)) < np.abs(tilt - np.median(their_tilts))))
+    out = list(verdicts)
+    for i in ask[like]:
+        out[i] = BoxVerdict(verdicts[i].box_id, "uncertain", 0.3, STRUCK_LIKE,
+                            found_at_mm=verdicts[i].found_at_mm)
     return out
 
 

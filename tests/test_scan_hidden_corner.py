@@ -1131,3 +1131,20 @@ def test_a_pen_hatchers_thick_line_through_a_skipped_number_is_doubtful(tmp_path
     assert "blue-12" in want["skip_lined"] and "blue-12" not in want["marked"]
     _doubted(sheet, "blue-12", LIGHT_CROSS)
     assert sheet.uncertain == ["blue-12"] and sheet.score.total == want["score"]["total"] == 127
+
+
+def test_a_pen_players_thick_line_read_crossed_only_mirrored_is_doubtful(tmp_path):
+    # A hard independent photo (foreign_photos.py --hard-share 1, seed 230,
+    # photo 2: tilted 35 degrees, bent 6 mm, JPEG 43): a check player's
+    # blue felt-pen line through a skipped red 11, crossing both ones. The
+    # networks read it 0.80-0.99, crossed once looked at mirrored (0.986),
+    # and the sheet came out ``ok`` with 142 points instead of 134; the
+    # player's other lines through skipped numbers hold as much ink and lie
+    # as flat (read.STRUCK_LIKE).
+    from qwixx_scan.read import STRUCK_LIKE
+
+    sheet, want = independent_photo_sheet(tmp_path, 230, 2, 1.0)
+    assert want["style"]["kind"] == "check" and want["pen"] == "blue"
+    assert "red-11" in want["skip_lined"] and "red-11" not in want["marked"]
+    _doubted(sheet, "red-11", STRUCK_LIKE)
+    assert sheet.uncertain == ["red-11"] and sheet.score.total == want["score"]["total"] == 134

@@ -11,7 +11,7 @@ from scan_support import (boxes_with, independent_photo, independent_photo_sheet
 
 from qwixx_scan.box_model import INPUT_PX
 from qwixx_scan.read import EMPTY_MAX_DEEP_INK_MM2, FAINT_EMPTY_P, STRUCK_THROUGH
-from qwixx_scan.skip_lines import struck_through
+from qwixx_scan.skip_lines import ink_axes, struck_through
 
 PENCIL = 0.55  # the photo's grey where a pencil stroke lies (paper 1)
 
@@ -312,3 +312,36 @@ def test_a_slashing_players_hurried_line_through_a_skipped_number_is_doubted(tmp
                                                                                    SKIP_LIKE)
     assert sheet.status == "review" and sheet.score.total == want["score"]["total"]
     no_sheet_sure_of_a_wrong_score(result, truth)
+
+
+def _red_eleven_with(*marks) -> np.ndarray:
+    """One network input per mark: a red printed 11 (BGR, paper 1) in the
+    photo and the blank, and the mark drawn in blue over the photo (each
+    channel the darker of print and ink, as ink over print is)."""
+    red, blue = (0.2, 0.2, 0.85), (0.6, 0.25, 0.15)
+    out = np.ones((len(marks), 6, INPUT_PX, INPUT_PX), np.float32)
+    c = INPUT_PX // 2
+    for k, mark in enumerate(marks):
+        for ch in range(6):
+            out[k, ch, c - 6:c + 6, c - 8:c - 3] = red[ch % 3]
+            out[k, ch, c - 6:c + 6, c + 3:c + 8] = red[ch % 3]
+        drawn = np.zeros((INPUT_PX, INPUT_PX), np.uint8)
+        mark(drawn)
+        for ch in range(3):
+            out[k, ch] = np.where(drawn > 0, np.minimum(out[k, ch], blue[ch]), out[k, ch])
+    return out
+
+
+def test_a_thick_felt_pen_line_through_the_digits_keeps_its_shape_as_ink():
+    # Counted as ink over the print (blue over red is darker than the
+    # print), a thick line through the digits is one flat bar, where a
+    # check's ink lies steep (read.STRUCK_LIKE).
+    c = INPUT_PX // 2
+    boxes = _red_eleven_with(
+        lambda im: cv2.line(im, (c - 11, c), (c + 11, c + 1), 255, 4),  # thick, flat
+        lambda im: (cv2.line(im, (c - 8, c), (c - 3, c + 8), 255, 3),
+                    cv2.line(im, (c - 3, c + 8), (c + 10, c - 10), 255, 3)),  # a check
+    )
+    tilt, elongation = ink_axes(boxes)
+    assert abs(tilt[0]) < 5 and elongation[0] >= 3
+    assert abs(tilt[1]) > 30
