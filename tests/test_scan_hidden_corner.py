@@ -1126,11 +1126,21 @@ def test_a_pen_hatchers_thick_line_through_a_skipped_number_is_doubtful(tmp_path
     # instead of 127 (read.HATCHED_VIEW_DOUBT).
     from qwixx_scan.read import LIGHT_CROSS
 
-    sheet, want = independent_photo_sheet(tmp_path, 220, 148, 1.0)
-    assert want["style"]["kind"] == "fill" and want["pen"] == "blue"
-    assert "blue-12" in want["skip_lined"] and "blue-12" not in want["marked"]
-    _doubted(sheet, "blue-12", LIGHT_CROSS)
-    assert sheet.uncertain == ["blue-12"] and sheet.score.total == want["score"]["total"] == 127
+    _a_hard_photos_skip_line_doubted(tmp_path, 220, 148, "blue-12", LIGHT_CROSS,
+                                     player=("fill", "blue"), total=127)
+
+
+def _a_hard_photos_skip_line_doubted(tmp_path, seed: int, index: int, box: str, note: str, *,
+                                     player: tuple[str, str], total: int) -> None:
+    """On the hard independent photo ``index`` of ``seed``, the line through
+    the skipped ``box`` (its player's mark kind and pen: ``player``) is
+    doubtful for ``note`` and is the sheet's only doubt: review with the
+    right ``total`` rather than ``ok`` with a wrong one."""
+    sheet, want = independent_photo_sheet(tmp_path, seed, index, 1.0)
+    assert (want["style"]["kind"], want["pen"]) == player
+    assert box in want["skip_lined"] and box not in want["marked"]
+    _doubted(sheet, box, note)
+    assert sheet.uncertain == [box] and sheet.score.total == want["score"]["total"] == total
 
 
 def test_a_pen_players_thick_line_read_crossed_only_mirrored_is_doubtful(tmp_path):
@@ -1143,8 +1153,5 @@ def test_a_pen_players_thick_line_read_crossed_only_mirrored_is_doubtful(tmp_pat
     # as flat (read.STRUCK_LIKE).
     from qwixx_scan.read import STRUCK_LIKE
 
-    sheet, want = independent_photo_sheet(tmp_path, 230, 2, 1.0)
-    assert want["style"]["kind"] == "check" and want["pen"] == "blue"
-    assert "red-11" in want["skip_lined"] and "red-11" not in want["marked"]
-    _doubted(sheet, "red-11", STRUCK_LIKE)
-    assert sheet.uncertain == ["red-11"] and sheet.score.total == want["score"]["total"] == 134
+    _a_hard_photos_skip_line_doubted(tmp_path, 230, 2, "red-11", STRUCK_LIKE,
+                                     player=("check", "blue"), total=134)
