@@ -464,6 +464,21 @@ def test_a_table_sheet_whose_far_markers_drown_in_the_grain_is_found(tmp_path):
     no_sheet_sure_of_a_wrong_score(result, truth)
 
 
+def test_a_table_sheet_whose_marker_turns_up_beside_a_neighbours_is_found(tmp_path):
+    # An independent table photo (foreign_photos.py --table, seed 204, photo
+    # 26): four Treden sheets, B lying with a corner 35 px from the
+    # picture's left edge. The first look framed three sheets, one by three
+    # markers; looking where its fourth must lie found it and one of B's
+    # beside it, and the search stopped there: B, seen by one marker, was
+    # skipped without a word and the game scored for three players.
+    result, truth = independent_photo(tmp_path, 204, 26, table=True)
+    assert result.problems == [] and len(result.sheets) == len(truth["sheets"]) == 4
+    (b,) = [s for s in result.sheets if s.sheet.letter == "B"]
+    (want,) = [t for t in truth["sheets"] if t["letter"] == "B"]
+    assert b.score.total == want["score"]["total"] == 38
+    no_sheet_sure_of_a_wrong_score(result, truth)
+
+
 def test_a_bend_that_would_squeeze_the_rows_together_is_not_taken(tmp_path):
     # A hard independent table photo (foreign_photos.py --table --hard-share
     # 1, seed 65, photo 31): a classic sheet whose player draws large, thick
