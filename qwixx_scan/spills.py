@@ -12,7 +12,10 @@ ink than the player's crosses, is doubted (read.SPILT_OVER).
 Ink here is paper (own_marks.paper_window: print and its edges left out, so
 a stroke shows in the box, and past the box's printed frame in the margin
 between boxes) darker than the blank by INK_DARKENED: the stroke, not the
-photo's grain, which own_marks.DARKENED still counts in a dim photo.
+photo's grain, which own_marks.DARKENED still counts in a dim photo. A
+light pencil's strokes darken the paper little more than that; for a
+player whose crosses are light (see :func:`stroke_darkening`), ink is what
+is darkened by STROKE_SHARE of their strokes' darkening.
 
 Chosen on every box read crossed, or doubted leaning crossed, of the 88
 independent sets at hand (seeds 131-173 odd, hard seeds 132-174 even,
@@ -41,6 +44,19 @@ from qwixx_print.layout import Box
 from .own_marks import INNER, INNER_PX, paper_window
 
 INK_DARKENED = 0.25
+#: A player's strokes darken the paper by the median over their crosses of
+#: each one's STROKE_PERCENTILE of its paper darkened by STROKE_FROM or more
+#: (at least MIN_PX pixels of it); ink is what is darkened by STROKE_SHARE
+#: of that, or INK_DARKENED where less. Fresh table 204, photo 20: the tail
+#: of a pencil player's large check in red 9 reached into the empty red 10,
+#: every network read it crossed (0.98-1.0), and the sheet came out ``ok``
+#: with a wrong score; its stroke darkened the paper by 0.30 at most, 7
+#: pixels of it by INK_DARKENED, and went unseen. That player's strokes
+#: darken it by 0.26, and by STROKE_SHARE of that 23 pixels show, 14 of them
+#: along the edge (see EDGE_SHARE).
+STROKE_PERCENTILE = 90
+STROKE_FROM = 0.1
+STROKE_SHARE = 0.6
 #: The box's middle counts as the INNER_PX / MIDDLE_PART radius round its centre.
 MIDDLE_PART = 4
 #: At least MIN_PX pixels of ink in the box, EDGE_SHARE of them within
@@ -48,7 +64,9 @@ MIDDLE_PART = 4
 #: the boxes, along the box's span).
 MIN_PX = 10
 EDGE_PX = 5
-EDGE_SHARE = 0.6
+#: (A tail that enters at a corner lies partly farther in from the edge it
+#: crosses: table 204 photo 20's, 14 of 23 pixels; hence 0.4, not 0.6.)
+EDGE_SHARE = 0.4
 GAP_PX = 2
 #: Only a box holding under INK_SHARE of the ink of the player's middle cross.
 INK_SHARE = 0.6
@@ -77,7 +95,7 @@ def spilt_over(inputs: np.ndarray, crossed: np.ndarray | None, ink_mm2: np.ndarr
     asked = ~washed[at] & (ink_mm2[at] < INK_SHARE * np.median(ink_mm2[at]))
     if not asked.any():
         return out
-    ink = _ink(inputs[at])  # the asked boxes' among them
+    ink = _ink(inputs[at], min(INK_DARKENED, STROKE_SHARE * stroke_darkening(inputs[at])))
     if _middle_share(ink) < THROUGH_MIDDLE:
         return out
     lo, hi = INNER.start, INNER.stop
@@ -122,11 +140,28 @@ def neighbour_table(boxes: tuple[Box, ...]) -> np.ndarray:
     return _neighbour_tables[boxes]
 
 
-def _ink(inputs: np.ndarray) -> np.ndarray:
-    """Per box, which pixels of its whole network input are ink (see INK_DARKENED)."""
+def stroke_darkening(inputs: np.ndarray) -> float:
+    """How far a player's strokes darken the paper (0..1 of the blank), from
+    their crosses' network inputs (see STROKE_PERCENTILE); 1 where no cross
+    shows enough of it."""
+    darkened = _darkening(inputs)[:, INNER, INNER]
+    each = [np.percentile(box[box >= STROKE_FROM], STROKE_PERCENTILE)
+            for box in darkened if np.count_nonzero(box >= STROKE_FROM) >= MIN_PX]
+    return float(np.median(each)) if each else 1.0
+
+
+def _darkening(inputs: np.ndarray) -> np.ndarray:
+    """Per box and pixel of its whole network input, how far the photo is
+    darker than the blank there (0..1 of the blank), 0 where not paper."""
     photo = inputs[:, :3].mean(axis=1)
     blank = np.maximum(inputs[:, 3:6].mean(axis=1), 0.05)
-    return paper_window(inputs) & (photo < blank * (1 - INK_DARKENED))
+    return np.where(paper_window(inputs), 1.0 - photo / blank, 0.0)
+
+
+def _ink(inputs: np.ndarray, darkened: float = INK_DARKENED) -> np.ndarray:
+    """Per box, which pixels of its whole network input are ink: paper
+    darkened by ``darkened`` or more of the blank (see INK_DARKENED)."""
+    return _darkening(inputs) > darkened
 
 
 def _middle_share(ink: np.ndarray) -> float:
