@@ -443,17 +443,19 @@ MIN_STRUCK_LINES = 2
 # on the sheet of a player who strikes skipped numbers through: at least
 # MIN_STRUCK_LINES number boxes read empty show such a line
 # (skip_lines.struck_through, as steep as skip_lines.STEEPER_TILT_DEG).
-# Players who strike skipped numbers through do it to many: over the 138
-# independent sets at hand, the 62 such boxes taken for lines lay on sheets
-# whose truth holds 3 to 24 of them, and on all but one 2 or more were
-# found among the boxes read empty. Hard independent seed 234, photo 149
+# Players who strike skipped numbers through do it to many: over 138 of the
+# independent sets at hand, the other 63 toss-ups taken for such lines (62
+# lines, a stray dot) lay on sheets whose truth holds 3 to 24 of them (the
+# dot's none), and on all the lines' sheets but one 2 or more were found
+# among the boxes read empty. Hard independent seed 234, photo 149
 # (blur 2.1 px, JPEG 41): a small black X over red 2, its second stroke
 # over the digit, left one flat stroke on the paper beside it; the networks
 # split (0.11-0.999), it was taken for such a line on the sheet of a player
 # who never draws one (no line among 30 boxes read empty), read empty, and
 # the sheet came out ``ok`` with a wrong score. This leaves in doubt that X
-# and two boxes besides (a line found on a sheet of faint pencil lines the
-# rest of which were not found, and a stray dot).
+# and two boxes besides (a line on a sheet of faint pencil lines the rest
+# of which were not found, and the dot); read again, no sheet but that X's
+# read otherwise.
 #: A pen player who strikes skipped numbers through leaves boxes read empty
 #: that hold about as much ink as a cross (STRUCK_INK_SHARE of their middle
 #: cross's or more; MIN_STRUCK_LINES such boxes at least). On such a sheet a
