@@ -107,24 +107,51 @@ def ink_axes(inputs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     photo = inputs[:, :3, INNER, INNER]
     size = 2 * INK_NEAR_PX + 1
     kernel = np.ones((size, size), np.uint8)
-    tilt = np.full(len(inputs), np.nan)
-    elongation = np.ones(len(inputs))
-    ys, xs = np.mgrid[0:INNER_PX, 0:INNER_PX].astype(np.float64)
+    ink = np.zeros((len(inputs), INNER_PX, INNER_PX), bool)
     for k, box in enumerate(inputs):
         darkest = np.stack([cv2.erode(np.ascontiguousarray(box[3 + c]), kernel)
                             for c in range(3)])[:, INNER, INNER]
-        ink = (darkest - photo[k]).max(axis=0) > INK_BELOW
-        n = np.count_nonzero(ink)
-        if n < MIN_PX:
-            continue
-        dx, dy = xs[ink] - xs[ink].mean(), ys[ink] - ys[ink].mean()
-        sxx, syy, sxy = (dx * dx).mean(), (dy * dy).mean(), (dx * dy).mean()
-        half_gap = np.sqrt(((sxx - syy) / 2) ** 2 + sxy ** 2)
-        major = (sxx + syy) / 2 + half_gap
-        minor = max((sxx + syy) / 2 - half_gap, 1e-3)
-        tilt[k] = np.degrees(0.5 * np.arctan2(2 * sxy, sxx - syy))
-        elongation[k] = np.sqrt(major / minor)
+        ink[k] = (darkest - photo[k]).max(axis=0) > INK_BELOW
+    spread = _Spread.of(ink)
+    enough = spread.pixels >= MIN_PX
+    tilt = np.where(enough, np.degrees(spread.angle), np.nan)
+    elongation = np.where(enough, np.sqrt(spread.major / spread.minor), 1.0)
     return tilt, elongation
+
+
+_YS, _XS = np.mgrid[0:INNER_PX, 0:INNER_PX].astype(np.float64)
+
+
+@dataclass(frozen=True)
+class _Spread:
+    """Per box, how its marked pixels (a bool mask per box, INNER_PX square)
+    spread: how many (``pixels``), their middle (``mx``, ``my``: px, x
+    right, y down), the variances along their long and short axes
+    (``major``; ``minor``, at least 1e-3) and the long axis' angle from flat
+    (``angle``, radians, positive falling to the right)."""
+
+    pixels: np.ndarray
+    mx: np.ndarray
+    my: np.ndarray
+    major: np.ndarray
+    minor: np.ndarray
+    angle: np.ndarray
+
+    @classmethod
+    def of(cls, mask: np.ndarray) -> _Spread:
+        n = mask.sum(axis=(1, 2)).astype(np.float64)
+        some = np.maximum(n, 1.0)
+        mx = (mask * _XS).sum(axis=(1, 2)) / some
+        my = (mask * _YS).sum(axis=(1, 2)) / some
+        dx, dy = _XS[None] - mx[:, None, None], _YS[None] - my[:, None, None]
+        sxx = (mask * dx * dx).sum(axis=(1, 2)) / some
+        syy = (mask * dy * dy).sum(axis=(1, 2)) / some
+        sxy = (mask * dx * dy).sum(axis=(1, 2)) / some
+        # the spread's axes: eigenvalues of [[sxx, sxy], [sxy, syy]]
+        half_gap = np.sqrt(((sxx - syy) / 2) ** 2 + sxy ** 2)
+        return cls(n, mx, my, (sxx + syy) / 2 + half_gap,
+                   np.maximum((sxx + syy) / 2 - half_gap, 1e-3),
+                   0.5 * np.arctan2(2 * sxy, sxx - syy))
 
 
 @dataclass(frozen=True)
@@ -176,20 +203,10 @@ def lone_lines(inputs: np.ndarray, *, grain: float = 0.0) -> LoneLines:
     and still be clean."""
     paper = paper_pixels(inputs)
     mask = darkened_paper(inputs, paper=paper)
-    n = mask.sum(axis=(1, 2)).astype(np.float64)
-    ys, xs = np.mgrid[0:INNER_PX, 0:INNER_PX].astype(np.float64)
-    some = np.maximum(n, 1.0)
-    mx = (mask * xs).sum(axis=(1, 2)) / some
-    my = (mask * ys).sum(axis=(1, 2)) / some
-    dx, dy = xs[None] - mx[:, None, None], ys[None] - my[:, None, None]
-    sxx = (mask * dx * dx).sum(axis=(1, 2)) / some
-    syy = (mask * dy * dy).sum(axis=(1, 2)) / some
-    sxy = (mask * dx * dy).sum(axis=(1, 2)) / some
-    # the spread's axes: eigenvalues of [[sxx, sxy], [sxy, syy]]
-    half_gap = np.sqrt(((sxx - syy) / 2) ** 2 + sxy ** 2)
-    major = (sxx + syy) / 2 + half_gap
-    minor = np.maximum((sxx + syy) / 2 - half_gap, 1e-3)
-    angle = 0.5 * np.arctan2(2 * sxy, sxx - syy)  # of the long axis, from flat
+    spread = _Spread.of(mask)
+    n, mx, my, major, minor, angle = (spread.pixels, spread.mx, spread.my, spread.major,
+                                      spread.minor, spread.angle)
+    dx, dy = _XS[None] - mx[:, None, None], _YS[None] - my[:, None, None]
     length = 4 * np.sqrt(major)
     line = ((n >= MIN_PX) & (np.sqrt(major / minor) >= ELONGATION)
             & (length >= LENGTH_PX[0]) & (length <= LENGTH_PX[1])
