@@ -237,6 +237,23 @@ def test_pencil_circles_following_the_printed_chain_rings_are_doubted(tmp_path):
     assert set(sheet.marked) == set(expected["marked"]) - {"green-5", "blue-5"}
 
 
+def test_a_pencil_circle_hidden_in_a_chain_ring_is_doubted_when_seen_close_up(tmp_path):
+    # Fresh hard independent seed 242, photo 54 (24.7 degrees of tilt, blur
+    # 1.8 px, JPEG quality 42): a pencil player circled both ends of the
+    # green 4 - blue 4 chain. Green 4 read empty on the first networks'
+    # word and d read 0.12; blue 4, doubted, was settled empty for its
+    # plainly empty partner, and the sheet came out ok with 88 instead of
+    # 96. Close up, green 4 reads a cross in every view.
+    sheet, expected = independent_photo_sheet(tmp_path, 242, 54, hard_share=1.0)
+    assert expected["style"] == expected["style"] | {"kind": "circle", "ink": "pencil"}
+    assert {"green-4", "blue-4"} <= set(expected["marked"])
+    assert (sheet.verdicts["green-4"].state, sheet.verdicts["green-4"].note) == (
+        "uncertain", CHAIN_RING_DOUBTED)
+    assert sheet.verdicts["blue-4"].state == "uncertain" and not sheet.settled
+    assert sheet.status == "review"
+    assert set(sheet.marked) == set(expected["marked"]) - {"green-4", "blue-4"}
+
+
 def test_a_chain_ring_doubt_the_rules_settle_as_empty_leaves_the_sheet_ok(tmp_path):
     # Independent seed 109, photo 136: a pencil player's empty blue 5, a
     # chain end, that d alone reads 0.85; its chain's other end, green 5, is
