@@ -320,3 +320,21 @@ def test_a_pens_cross_washed_out_by_glare_is_taken_like_its_others_without_dark_
     sheet, want = spoilt_photo_sheet(tmp_path, 70, 16, "glare")
     assert "green-6" in want["marked"] and sheet.verdicts["green-6"].settled
     assert sheet.status == "ok" and set(sheet.marked) == set(want["marked"])
+
+
+def test_a_box_found_off_its_place_is_not_taken_for_the_players_cross(tmp_path):
+    # Hard independent seed 246, photo 36 (tilted 35 degrees, paper bent
+    # 6.3 mm, a grey print, thick black X's): the empty green 12 was found
+    # 2.5 mm off its place, its print hardly matched; its frame's print and
+    # the end of the X in yellow 2 above it counted as half a cross's ink,
+    # the networks split, and it was taken as crossed for being like the
+    # player's crosses: the sheet came out ok with 136 instead of 134.
+    from scan_support import independent_photo_sheet
+
+    sheet, expected = independent_photo_sheet(tmp_path, 246, 36, hard_share=1.0)
+    assert "green-12" not in expected["marked"] and "yellow-2" in expected["marked"]
+    assert sheet.verdicts["green-12"].state == "uncertain"
+    assert not sheet.verdicts["green-12"].settled
+    assert sheet.status == "review" and sheet.uncertain == ["green-12"]
+    assert set(sheet.marked) == set(expected["marked"])
+    assert sheet.score.total == expected["score"]["total"] == 134
