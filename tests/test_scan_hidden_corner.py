@@ -1132,6 +1132,23 @@ def test_stray_dots_read_crossed_once_lit_on_a_strokers_sheet_are_doubtful(tmp_p
     assert sheet.uncertain == ["red-3"] and sheet.score.total == want["score"]["total"] == 159
 
 
+def test_a_speck_two_deciders_read_crossed_once_lit_is_doubtful_where_most_networks_do_not(
+        tmp_path):
+    # Independent seed 247, photo 124 (a hard photo: 26 degrees of tilt,
+    # blur 1.6 px): a pencil X player's empty red 10 holds a speck between
+    # its digits. Two deciders read it 0.89-0.92, the other networks
+    # 0.005-0.24; lit from around it read crossed with 5 darkened pixels
+    # against the X's 53, and the sheet came out ok with 84 points instead
+    # of 82. The deciders leaned crossed, so only all five's median shows
+    # the doubt (read.LIT_SPECK_SHARE).
+    from qwixx_scan.read import LIT_SPECK
+
+    sheet, want = independent_photo_sheet(tmp_path, 247, 124)
+    assert "red-10" not in want["marked"] and want["pen"] == "pencil"
+    _doubted(sheet, "red-10", LIT_SPECK)
+    assert sheet.uncertain == ["red-10"] and sheet.score.total == want["score"]["total"] == 82
+
+
 def test_a_pen_hatchers_thick_line_through_a_skipped_number_is_doubtful(tmp_path):
     # A hard independent photo (foreign_photos.py --hard-share 1, seed 220,
     # photo 148: tilted 38 degrees, JPEG 54): a player filling boxes with a
