@@ -850,24 +850,24 @@ LIT_SHADOW = ("read crossed once the light inside it was taken as that of the pa
 #: not hatch (own_marks.hatches), whose crosses are strokes, not fills, a
 #: box read so is doubtful where the deciding networks, or all five, lean
 #: empty on it as it is (their median under LIT_VOTE) and it darkens under
-#: LIT_SPECK_SHARE as many pixels as the player's middle cross. Hard independent seed 200,
-#: photo 83 (a black-and-white print, blur 2.1 px, small pencil X's): two
-#: stray dots beside the 3 of an empty red 3, deciders 0.19, read crossed so
-#: (0.973), 7 pixels darkened against the X's 62, and the sheet came out
-#: ``ok`` with a wrong score. Over the 7,220 photos of the 76 sets then at
-#: hand, 117 boxes were read crossed so, 31 of them of players who do not
-#: hatch: of the right ones where the deciders leaned empty, the least held
-#: 0.45 of their player's darkened pixels (a pencil slash, hard seed 188
-#: photo 137). A hatcher's light fill darkens as little as 0.03 (their
-#: fills are darker) and is left alone. All five's median counts as well
-#: since stop 66: seed 247 photo 124 (a pencil X player's sheet) had a
-#: speck between the digits of an empty red 10, 5 pixels darkened against
-#: the X's 53, that two deciders read 0.89-0.92 and the other networks
-#: 0.005-0.24; read crossed so, it left the sheet ``ok`` with a wrong
-#: score. Over the 5,223 photos with a pencil sheet of the 172 sets then at
-#: hand, 45 boxes of players who do not hatch were read crossed so, 5 of
-#: them under LIT_SPECK_SHARE: the two specks, and 3 right crosses that
-#: the deciders and all five read 0.74 or more.
+#: LIT_SPECK_SHARE as many pixels as the player's middle cross. Hard
+#: independent seed 200, photo 83 (a black-and-white print, blur 2.1 px,
+#: small pencil X's): two stray dots beside the 3 of an empty red 3,
+#: deciders 0.19, read crossed so (0.973), 7 pixels darkened against the X's
+#: 62, and the sheet came out ``ok`` with a wrong score. Over the 7,220
+#: photos of the 76 sets then at hand, 117 boxes were read crossed so, 31 of
+#: them of players who do not hatch: of the right ones where the deciders
+#: leaned empty, the least held 0.45 of their player's darkened pixels (a
+#: pencil slash, hard seed 188 photo 137). A hatcher's light fill darkens as
+#: little as 0.03 (their fills are darker) and is left alone. All five's
+#: median counts as well since stop 66: seed 247 photo 124 (a pencil X
+#: player's sheet) had a speck between the digits of an empty red 10, 5
+#: pixels darkened against the X's 53, that two deciders read 0.89-0.92 and
+#: the other networks 0.005-0.24; read crossed so, it left the sheet ``ok``
+#: with a wrong score. Over the 5,223 photos with a pencil sheet of the 172
+#: sets then at hand, 45 boxes of players who do not hatch were read crossed
+#: so, 5 of them under LIT_SPECK_SHARE: the two specks, and 3 right crosses
+#: that the deciders and all five read 0.74 or more.
 LIT_SPECK_SHARE = 0.25
 LIT_SPECK = ("read crossed once the light inside it was taken as that of the paper around "
              "it, but it holds a fraction of this player's strokes (a speck?)")
