@@ -1284,14 +1284,15 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
         crossed = np.array([v.state == "crossed" for v in verdicts])
         if hatches(crossed, darkened, paper_px, cover=CLOSE_HATCHING_COVER):
             hatcher_shade = darkened
-    verdicts = _seen_close(verdicts, located, reading, pencil=not pen,
+    close = _CloseViews(located)
+    verdicts = _seen_close(verdicts, close, reading, pencil=not pen,
                            hatcher_shade=hatcher_shade,
                            washed=(washed_out | overexposed) & (ink_mm2[:, 1] < PEN_DEEP_INK_MM2),
                            skip_like=partial(_skip_like_crosses, inputs, theirs, ink_mm2[:, 0],
                                              numbered, crossed_p, grain=grain,
                                              their_lines=their_lines))
     if not pen:
-        verdicts = _chain_rings_doubted(verdicts, sheet, located, reading.first_agreed_empty,
+        verdicts = _chain_rings_doubted(verdicts, sheet, close, reading.first_agreed_empty,
                                         classifier)
     return {v.box_id: v for v in _doubt_empties_of_a_doubtful_sheet(verdicts)}
 
@@ -1691,10 +1692,10 @@ def _crossed_once_darkened(verdicts: list[BoxVerdict], inputs: np.ndarray,
 class _CloseViews:
     """The close look's views of a sheet's boxes (box_model.CloseLook: each
     box as it is and mirrored), each box shown to it once however many of
-    :func:`_seen_close`'s rules ask about it: on a pencil sheet where a doubt
-    is taken as empty and faint doubts remain, every box read empty is asked
-    about twice. ``located``: the sheet's boxes, kept for the rules that ask
-    the other networks too."""
+    :func:`_seen_close`'s rules and :func:`_chain_rings_doubted` ask about
+    it: on a pencil sheet where a doubt is taken as empty and faint doubts
+    remain, every box read empty is asked about twice. ``located``: the
+    sheet's boxes, kept for the rules that ask the other networks too."""
 
     def __init__(self, located: LocatedInputs):
         self.located = located
@@ -1712,7 +1713,7 @@ class _CloseViews:
         return np.stack([self._seen[i] for i in boxes.tolist()], axis=1)
 
 
-def _seen_close(verdicts: list[BoxVerdict], located: LocatedInputs, reading: CrossedReading,
+def _seen_close(verdicts: list[BoxVerdict], close: _CloseViews, reading: CrossedReading,
                 *, pencil: bool, hatcher_shade: np.ndarray | None, washed: np.ndarray,
                 skip_like: Callable[[np.ndarray], np.ndarray]) -> list[BoxVerdict]:
     """The verdicts once the sheet's doubtful boxes are looked at closer,
@@ -1726,6 +1727,7 @@ def _seen_close(verdicts: list[BoxVerdict], located: LocatedInputs, reading: Cro
     look reads some box read empty as crossed (CLOSE_UNSTEADY_P). None on
     a sheet with MANY_DOUBTFUL doubtful boxes or more, then or after the
     first.
+    ``close``: the sheet's close views, kept for the rules after it;
     ``reading``: the networks' first reading of every box; ``skip_like``:
     per box of the sheet, whether those boxes (indices) would look like
     lines through skipped numbers read crossed (see
@@ -1738,7 +1740,6 @@ def _seen_close(verdicts: list[BoxVerdict], located: LocatedInputs, reading: Cro
     for_empty = np.array([v.state == "uncertain" and v.note == DOUBTFUL_MARK and v.lean == "empty"
                           for v in verdicts], bool) & ~washed
     ask = np.flatnonzero(for_cross | for_empty)
-    close = _CloseViews(located)
     views = close.of(ask)
     out = verdicts
     if pencil:
@@ -1847,7 +1848,7 @@ def _doubted_close_up(verdicts: list[BoxVerdict], boxes: np.ndarray,
     return out
 
 
-def _chain_rings_doubted(verdicts: list[BoxVerdict], sheet: Sheet, located: LocatedInputs,
+def _chain_rings_doubted(verdicts: list[BoxVerdict], sheet: Sheet, close: _CloseViews,
                          first_agreed_empty: np.ndarray,
                          classifier: BoxClassifier) -> list[BoxVerdict]:
     """The verdicts of a player who writes without a pen, with each chain end
@@ -1862,11 +1863,10 @@ def _chain_rings_doubted(verdicts: list[BoxVerdict], sheet: Sheet, located: Loca
     ask = np.flatnonzero(at_ends & _read_empty_unstruck(verdicts) & first_agreed_empty)
     if not len(ask):
         return verdicts
-    leaning = classifier.pencil_probability(located.inputs[ask]) >= CHAIN_RING_LEAN
+    leaning = classifier.pencil_probability(close.located.inputs[ask]) >= CHAIN_RING_LEAN
     closer = ask[~leaning]
     if len(closer):
-        views = close_look().crossed_views(located.close_look(closer))
-        leaning[~leaning] = views.min(axis=0) >= CHAIN_RING_CLOSE_P
+        leaning[~leaning] = close.of(closer).min(axis=0) >= CHAIN_RING_CLOSE_P
     return _doubted_close_up(verdicts, ask[leaning], note=CHAIN_RING_DOUBTED)
 
 
