@@ -149,6 +149,12 @@ def test_a_cross_restoring_cannot_see_stays_doubtful(tmp_path, known, seed, inde
     # bright middle and reads empty (0.008): the sheet was ``ok`` with 89
     # points instead of 84 (read.GLARE_HEART).
     pytest.param(183, 37, "penalty-1", id="fill-in-the-heart-of-the-reflection"),
+    # Seed 241, photo 96: pencil hatching over penalty 1 at 0.23 of the
+    # usual contrast under a reflection so broad that it brightens the
+    # sheet's middle boxes as much (0.97 times the median box's paper),
+    # read empty (0.002) on a sheet ``ok`` with 84 points instead of 79;
+    # restored it reads crossed (0.99; read.BROAD_GLARE_P).
+    pytest.param(241, 96, "penalty-1", id="hatching-under-a-broad-reflection"),
 ])
 def test_a_penalty_box_the_light_washes_out_is_doubtful(tmp_path, known, seed, index, box_id):
     # A penalty box's bare outline fades in a die's shadow too; glare is
