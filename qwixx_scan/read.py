@@ -1069,12 +1069,13 @@ GLARED_PENALTY_P = 0.5
 #: brightness already points to). Independent seed 241 photo 96 under the
 #: glare spoil: a pencil filler's penalty 1, at 0.23 of the usual contrast
 #: and 0.97 times as bright as the median box, read empty (0.002),
-#: restored 0.99, its sheet ``ok`` with 84 instead of 79. The single-sheet
-#: photos of six independent sets without glare (900 photos, 3,600
-#: penalty boxes) ask it about 17 empty ones, restored 0.02 at most; a
-#: shadow spoil (150) about 5, at most 0.08; four glare spoils (600)
-#: about 51 empty ones, at most 0.23, and 3 crossed ones, 0.97-1.0 (that
-#: one, and two on seed 247 photo 119, one of them read empty before).
+#: restored 0.99, its sheet ``ok`` with 84 instead of 79. On the
+#: single-sheet photos of six independent sets without glare (900 photos,
+#: 3,600 penalty boxes) it asks about 17 empty ones, restored 0.02 at
+#: most; on a shadow spoil (150) about 5, at most 0.08; on four glare
+#: spoils (600) about 51 empty ones, at most 0.23, and 3 crossed ones,
+#: 0.97-1.0 (that one, and two on seed 247 photo 119, one of them read
+#: empty before).
 BROAD_GLARE_P = 0.9
 WASHED_OUT_NOTE = ("read empty, but the light washes the box out there (a lamp's reflection): "
                    "a cross could be lost in it")
@@ -2058,15 +2059,16 @@ def _empty_once_restored(located: LocatedInputs, crossed_p: np.ndarray, washed_o
 def _glared_penalties(located: LocatedInputs, crossed_p: np.ndarray, share: np.ndarray,
                       penalty: np.ndarray, classifier) -> np.ndarray:
     """Per box, whether a penalty box (``penalty``) read empty may hide a
-    cross in a lamp's reflection (see GLARED_PENALTY_SHARE; ``share``: see
-    :func:`_washed_share`)."""
+    cross in a lamp's reflection (see GLARED_PENALTY_SHARE and, for a
+    reflection broad enough to brighten the median box too, BROAD_GLARE_P;
+    ``share``: see :func:`_washed_share`)."""
     level = located.paper_levels.mean(axis=1)
     median = float(np.median(level))
     look = penalty & (crossed_p <= EMPTY_P) & (share < GLARED_PENALTY_SHARE)
     bright = level > GLARE_BRIGHTER * median
-    # too little contrast left to restore, or in the heart of the reflection,
-    # but some: a print not seen at all (a share under 0) or not measured
-    # (NaN) is a blur's or a thumb's as often
+    # on paper brighter than the sheet's: too little contrast left to restore,
+    # or in the heart of the reflection, but some: a print not seen at all (a
+    # share under 0) or not measured (NaN) is a blur's or a thumb's as often
     out = look & bright & (share >= 0) & ((share < MIN_RESTORED_SHARE)
                                           | (level > GLARE_HEART * median))
     ask = np.flatnonzero(look & ~out & (share >= MIN_RESTORED_SHARE))
