@@ -1025,6 +1025,18 @@ PEN_WASHED_OUT = 0.55
 #: contrast: too little is left to restore.
 RESTORED_EMPTY = 0.05
 MIN_RESTORED_SHARE = 0.15
+#: Such a box is taken as empty only where the close look (box_model.
+#: CloseLook, twice the detail), shown it with its contrast restored, reads
+#: it under RESTORED_CLOSE_DOUBT in every mirrored view too. Hard seed 248
+#: photo 115 under the glare spoil: a green pen's sparse horizontal fill
+#: strokes over blue 4 at 0.27 of the print's contrast, restored 0.02 (lines
+#: across a box look like a skipped number's line), close up restored
+#: 0.14-0.27; its sheet came out ``ok`` with 108 instead of 115. Over the
+#: glare spoils of seeds 241, 243, 247 and hard 248 (600 photos), of the
+#: 465 boxes the restored view took as empty, 7 were crossed: 5 of them
+#: read 0.18-0.29 close up at most, 2 under 0.05; of the 458 empty ones 5
+#: (on 5 sheets) read 0.15 or more, the next 0.12.
+RESTORED_CLOSE_DOUBT = 0.15
 #: A penalty box's bare outline fades as much in a die's shadow or a faint
 #: print as under a lamp's reflection (see WASHED_OUT), but only the
 #: reflection makes the paper brighter. A penalty box read empty is
@@ -2049,10 +2061,16 @@ def _empty_once_restored(located: LocatedInputs, crossed_p: np.ndarray, washed_o
     """Per box, whether a box read empty where the light washes it out
     (``washed_out``; ``share``: see :func:`_washed_share`) reads empty with
     confidence once its contrast is restored, both where it was found and
-    where its neighbours put it (see RESTORED_EMPTY)."""
+    where its neighbours put it, and close up (see RESTORED_EMPTY and
+    RESTORED_CLOSE_DOUBT)."""
     out = np.zeros(len(crossed_p), bool)
     look = np.flatnonzero(washed_out & (crossed_p <= EMPTY_P) & (share >= MIN_RESTORED_SHARE))
     out[look] = _restored_p(located, look, share, classifier) <= RESTORED_EMPTY
+    closer = np.flatnonzero(out)
+    if len(closer):
+        views = close_look().crossed_views(
+            restored_contrast(located.close_look(closer), share[closer]))
+        out[closer] = views.max(axis=0) < RESTORED_CLOSE_DOUBT
     return out
 
 
