@@ -148,17 +148,26 @@ def independent_photo_sheet(tmp_path, seed: int, index: int, hard_share: float =
     return sheet, expected
 
 
+def spoilt_photo(target, seed: int, index: int, kind: str, hard_share: float = 0.25) -> dict:
+    """The independent generator's photo ``index`` of ``seed`` (its
+    ``--hard-share``) spoilt as ``scan_benchmark.py --spoil KIND`` spoils it,
+    written to ``target``; returns its truth."""
+    from benchmarks.foreign_photos import make_photo
+    from benchmarks.spoilt_photos import spoil
+
+    data, truth = make_photo(seed, index, hard_share)
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    write_jpeg(target, spoil(image, kind, truth, seed=index), quality=90)
+    return truth
+
+
 def spoilt_photo_sheet(tmp_path, seed: int, index: int, kind: str):
     """The one sheet read from the independent generator's photo spoilt as
     ``scan_benchmark.py --spoil KIND`` spoils it, and its truth."""
-    from benchmarks.foreign_photos import make_photo
-    from benchmarks.spoilt_photos import spoil
     from qwixx_scan.pipeline import known_layouts, scan_photo
 
-    data, truth = make_photo(seed, index, 0.25)
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     path = tmp_path / f"{kind}.jpg"
-    write_jpeg(path, spoil(image, kind, truth, seed=index), quality=90)
+    truth = spoilt_photo(path, seed, index, kind)
     (sheet,) = scan_photo(path, layouts=known_layouts()).sheets
     (want,) = truth["sheets"]
     return sheet, want

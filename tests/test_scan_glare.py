@@ -80,14 +80,9 @@ def _spoilt_with_glare(seed: int, index: int, target: Path, hard_share: float = 
     """Independent photo ``index`` of ``seed`` (benchmarks/foreign_photos.py,
     ``--hard-share``) with the glare spoil the benchmark gives it; returns
     its truth."""
-    from benchmarks.foreign_photos import make_photo
-    from benchmarks.spoilt_photos import spoil
-    from scan_support import write_jpeg
+    from scan_support import spoilt_photo
 
-    data, truth = make_photo(seed, index, hard_share)
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-    write_jpeg(target, spoil(image, "glare", truth, seed=index), quality=90)
-    return truth
+    return spoilt_photo(target, seed, index, "glare", hard_share)
 
 
 def _doubted_under_glare(tmp_path: Path, known: KnownSheets, seed: int, index: int,
