@@ -35,7 +35,12 @@ KIND:
 - ``sharpened``: a phone's heavy sharpening and local tone mapping: an
   unsharp mask (radius 1-2.5 px, amount 0.8-1.6) that rings light halos
   round every stroke and edge, after the light was evened out locally
-  (shadows lifted, as "HDR" photos are).
+  (shadows lifted, as "HDR" photos are);
+- ``stain``: a cup set down on each sheet: the dried ring a drink leaves,
+  a circle 60-85 mm across on the paper, centred anywhere on the sheet (so
+  often cut by its edge): a brown line 0.4-1.2 mm wide, 20-50 % deep in blue (less in green,
+  least in red), darkest at its outer edge and fading inward, broken and
+  uneven along its length, the paper inside it tinted 2-8 %.
 
 Every spoilt copy is saved again as JPEG (quality 90); the truth goes along
 as it is (the pixels do not move; ``lens`` moves them, and the sheets'
@@ -52,7 +57,7 @@ import cv2
 import numpy as np
 
 KINDS = ("glare", "bright", "tungsten", "motion", "smooth", "dark", "shadow", "crease", "blocky",
-         "noisy", "focus", "lens", "sharpened")
+         "noisy", "focus", "lens", "sharpened", "stain")
 
 
 def spoil(image: np.ndarray, kind: str, truth: dict, seed: int) -> np.ndarray:
@@ -112,6 +117,9 @@ def spoil(image: np.ndarray, kind: str, truth: dict, seed: int) -> np.ndarray:
         picture = picture * lift[..., None]
         radius, amount = rng.uniform(1.0, 2.5), rng.uniform(0.8, 1.6)
         picture += amount * (picture - cv2.GaussianBlur(picture, (0, 0), radius))
+    elif kind == "stain":
+        for sheet in truth["sheets"]:
+            picture *= _drink_ring(image.shape[:2], sheet, rng)
     else:
         raise ValueError(f"unknown spoil {kind!r}; one of {', '.join(KINDS)}")
     return np.clip(picture, 0, 255).astype(np.uint8)
@@ -158,6 +166,54 @@ def _crease(shape: tuple[int, int], corners: np.ndarray,
     on_sheet = np.zeros(shape, np.uint8)
     cv2.fillConvexPoly(on_sheet, np.round(corners).astype(np.int32), 1)
     return np.where(on_sheet > 0, light, 1).astype(np.float32)
+
+
+def _drink_ring(shape: tuple[int, int], sheet: dict, rng: np.random.Generator) -> np.ndarray:
+    """Per pixel and channel, how much light the dried ring of a drink on
+    ``sheet`` (its truth: layout, trim corners in px) leaves. The ring is a
+    circle on the paper, seen in perspective. The liquid dries outward, so
+    the ring is darkest at its outer edge, fading over its width toward the
+    middle; its depth wanders along the ring (a cup set down unevenly leaves
+    gaps)."""
+    from qwixx_print.layout import load_layout
+
+    width_mm, height_mm = load_layout(sheet["layout"]).sheet(sheet.get("letter")).size_mm
+    corners = np.float32(sheet["corners_px"])
+    to_sheet = cv2.getPerspectiveTransform(
+        corners, np.float32([[0, 0], [width_mm, 0], [width_mm, height_mm], [0, height_mm]]))
+    centre = rng.uniform(0.05, 0.95, 2) * (width_mm, height_mm)
+    radius = rng.uniform(30, 42.5)
+    width = rng.uniform(0.4, 1.2)
+    sheet["stain_ring_mm"] = [float(centre[0]), float(centre[1]), float(radius)]
+    light = np.ones((*shape, 3), np.float32)
+    # only the part of the picture the ring can darken is worked out
+    reach = radius + 2 * width
+    square = centre + reach * np.float32([[-1, -1], [1, -1], [1, 1], [-1, 1]])
+    seen = cv2.perspectiveTransform(square[None].astype(np.float32),
+                                    np.linalg.inv(to_sheet))[0]
+    x0, y0 = np.maximum(np.floor(seen.min(axis=0)).astype(int), 0)
+    x1, y1 = np.minimum(np.ceil(seen.max(axis=0)).astype(int) + 1, (shape[1], shape[0]))
+    if x1 <= x0 or y1 <= y0:
+        return light
+    yy, xx = np.mgrid[y0:y1, x0:x1].astype(np.float32)
+    h = to_sheet.astype(np.float32)
+    w = h[2, 0] * xx + h[2, 1] * yy + h[2, 2]
+    sx = (h[0, 0] * xx + h[0, 1] * yy + h[0, 2]) / w - centre[0]  # mm from the ring's centre
+    sy = (h[1, 0] * xx + h[1, 1] * yy + h[1, 2]) / w - centre[1]
+    distance = np.hypot(sx, sy)
+    angle = np.arctan2(sy, sx)
+    # depth along the ring: a few slow waves, clipped at 0 where the ring breaks
+    waves = sum(rng.uniform(0.2, 0.5) * np.sin(k * angle + rng.uniform(0, 2 * np.pi))
+                for k in (1, 2, 3, 5))
+    along = np.clip(0.75 + waves, 0.0, 1.0)
+    inside = radius - distance  # mm inside the rim
+    line = np.where(inside >= 0, np.exp(-np.maximum(inside, 0) / width),
+                    np.exp(-((np.minimum(inside, 0) / (0.25 * width)) ** 2)))
+    depth = rng.uniform(0.2, 0.5) * along * line
+    depth += rng.uniform(0.02, 0.08) * (inside > 0)  # the thin film dried inside
+    tint = np.float32([1.0, 0.65, 0.35])  # (BGR) coffee and tea absorb blue most
+    light[y0:y1, x0:x1] = 1 - depth[..., None] * tint
+    return light
 
 
 def _out_of_focus(picture: np.ndarray, corners: np.ndarray,
