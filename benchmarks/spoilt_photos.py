@@ -44,7 +44,9 @@ KIND:
 
 Every spoilt copy is saved again as JPEG (quality 90); the truth goes along
 as it is (the pixels do not move; ``lens`` moves them, and the sheets'
-corners in the truth with them). Fixed seeds: the same copies every time.
+corners in the truth with them; ``stain`` adds each sheet's ring as
+``stain_ring_mm``: its centre and radius on the sheet). Fixed seeds: the
+same copies every time.
 """
 
 from __future__ import annotations
