@@ -38,9 +38,10 @@ KIND:
   (shadows lifted, as "HDR" photos are);
 - ``stain``: a cup set down on each sheet: the dried ring a drink leaves,
   a circle 60-85 mm across on the paper, centred anywhere on the sheet (so
-  often cut by its edge): a brown line 0.4-1.2 mm wide, 20-50 % deep in blue (less in green,
-  least in red), darkest at its outer edge and fading inward, broken and
-  uneven along its length, the paper inside it tinted 2-8 %.
+  often cut by its edge): a brown line 0.4-1.2 mm wide, 20-50 % deep in
+  blue (less in green, least in red), darkest at its outer edge and fading
+  inward, broken and uneven along its length, the paper inside it tinted
+  2-8 %.
 
 Every spoilt copy is saved again as JPEG (quality 90); the truth goes along
 as it is (the pixels do not move; ``lens`` moves them, and the sheets'
@@ -121,7 +122,7 @@ def spoil(image: np.ndarray, kind: str, truth: dict, seed: int) -> np.ndarray:
         picture += amount * (picture - cv2.GaussianBlur(picture, (0, 0), radius))
     elif kind == "stain":
         for sheet in truth["sheets"]:
-            picture *= _drink_ring(image.shape[:2], sheet, rng)
+            _darken_with_a_drink_ring(picture, sheet, rng)
     else:
         raise ValueError(f"unknown spoil {kind!r}; one of {', '.join(KINDS)}")
     return np.clip(picture, 0, 255).astype(np.uint8)
@@ -170,10 +171,12 @@ def _crease(shape: tuple[int, int], corners: np.ndarray,
     return np.where(on_sheet > 0, light, 1).astype(np.float32)
 
 
-def _drink_ring(shape: tuple[int, int], sheet: dict, rng: np.random.Generator) -> np.ndarray:
-    """Per pixel and channel, how much light the dried ring of a drink on
-    ``sheet`` (its truth: layout, trim corners in px) leaves. The ring is a
-    circle on the paper, seen in perspective. The liquid dries outward, so
+def _darken_with_a_drink_ring(picture: np.ndarray, sheet: dict,
+                              rng: np.random.Generator) -> None:
+    """Darken ``picture`` (float BGR, in place) with the dried ring of a
+    drink on ``sheet`` (its truth: layout, trim corners in px; the ring is
+    added to it as ``stain_ring_mm``). The ring is a circle on the paper,
+    seen in perspective. The liquid dries outward, so
     the ring is darkest at its outer edge, fading over its width toward the
     middle; its depth wanders along the ring (a cup set down unevenly leaves
     gaps)."""
@@ -187,16 +190,16 @@ def _drink_ring(shape: tuple[int, int], sheet: dict, rng: np.random.Generator) -
     radius = rng.uniform(30, 42.5)
     width = rng.uniform(0.4, 1.2)
     sheet["stain_ring_mm"] = [float(centre[0]), float(centre[1]), float(radius)]
-    light = np.ones((*shape, 3), np.float32)
     # only the part of the picture the ring can darken is worked out
     reach = radius + 2 * width
     square = centre + reach * np.float32([[-1, -1], [1, -1], [1, 1], [-1, 1]])
     seen = cv2.perspectiveTransform(square[None].astype(np.float32),
                                     np.linalg.inv(to_sheet))[0]
     x0, y0 = np.maximum(np.floor(seen.min(axis=0)).astype(int), 0)
-    x1, y1 = np.minimum(np.ceil(seen.max(axis=0)).astype(int) + 1, (shape[1], shape[0]))
+    x1, y1 = np.minimum(np.ceil(seen.max(axis=0)).astype(int) + 1,
+                        (picture.shape[1], picture.shape[0]))
     if x1 <= x0 or y1 <= y0:
-        return light
+        return
     yy, xx = np.mgrid[y0:y1, x0:x1].astype(np.float32)
     h = to_sheet.astype(np.float32)
     w = h[2, 0] * xx + h[2, 1] * yy + h[2, 2]
@@ -214,8 +217,7 @@ def _drink_ring(shape: tuple[int, int], sheet: dict, rng: np.random.Generator) -
     depth = rng.uniform(0.2, 0.5) * along * line
     depth += rng.uniform(0.02, 0.08) * (inside > 0)  # the thin film dried inside
     tint = np.float32([1.0, 0.65, 0.35])  # (BGR) coffee and tea absorb blue most
-    light[y0:y1, x0:x1] = 1 - depth[..., None] * tint
-    return light
+    picture[y0:y1, x0:x1] *= (1 - depth[..., None] * tint).astype(np.float32)
 
 
 def _out_of_focus(picture: np.ndarray, corners: np.ndarray,
