@@ -53,11 +53,14 @@ same copies every time.
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
 import cv2
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # photogen, at the repo root
 
 KINDS = ("glare", "bright", "tungsten", "motion", "smooth", "dark", "shadow", "crease", "blocky",
          "noisy", "focus", "lens", "sharpened", "stain")
@@ -175,49 +178,17 @@ def _darken_with_a_drink_ring(picture: np.ndarray, sheet: dict,
                               rng: np.random.Generator) -> None:
     """Darken ``picture`` (float BGR, in place) with the dried ring of a
     drink on ``sheet`` (its truth: layout, trim corners in px; the ring is
-    added to it as ``stain_ring_mm``). The ring is a circle on the paper,
-    seen in perspective. The liquid dries outward, so
-    the ring is darkest at its outer edge, fading over its width toward the
-    middle; its depth wanders along the ring (a cup set down unevenly leaves
-    gaps)."""
+    added to it as ``stain_ring_mm``), seen in perspective
+    (photogen.drink_ring)."""
+    from photogen.drink_ring import darken_with_drink_ring
     from qwixx_print.layout import load_layout
 
     width_mm, height_mm = load_layout(sheet["layout"]).sheet(sheet.get("letter")).size_mm
     corners = np.float32(sheet["corners_px"])
     to_sheet = cv2.getPerspectiveTransform(
         corners, np.float32([[0, 0], [width_mm, 0], [width_mm, height_mm], [0, height_mm]]))
-    centre = rng.uniform(0.05, 0.95, 2) * (width_mm, height_mm)
-    radius = rng.uniform(30, 42.5)
-    width = rng.uniform(0.4, 1.2)
-    sheet["stain_ring_mm"] = [float(centre[0]), float(centre[1]), float(radius)]
-    # only the part of the picture the ring can darken is worked out
-    reach = radius + 2 * width
-    square = centre + reach * np.float32([[-1, -1], [1, -1], [1, 1], [-1, 1]])
-    seen = cv2.perspectiveTransform(square[None].astype(np.float32),
-                                    np.linalg.inv(to_sheet))[0]
-    x0, y0 = np.maximum(np.floor(seen.min(axis=0)).astype(int), 0)
-    x1, y1 = np.minimum(np.ceil(seen.max(axis=0)).astype(int) + 1,
-                        (picture.shape[1], picture.shape[0]))
-    if x1 <= x0 or y1 <= y0:
-        return
-    yy, xx = np.mgrid[y0:y1, x0:x1].astype(np.float32)
-    h = to_sheet.astype(np.float32)
-    w = h[2, 0] * xx + h[2, 1] * yy + h[2, 2]
-    sx = (h[0, 0] * xx + h[0, 1] * yy + h[0, 2]) / w - centre[0]  # mm from the ring's centre
-    sy = (h[1, 0] * xx + h[1, 1] * yy + h[1, 2]) / w - centre[1]
-    distance = np.hypot(sx, sy)
-    angle = np.arctan2(sy, sx)
-    # depth along the ring: a few slow waves, clipped at 0 where the ring breaks
-    waves = sum(rng.uniform(0.2, 0.5) * np.sin(k * angle + rng.uniform(0, 2 * np.pi))
-                for k in (1, 2, 3, 5))
-    along = np.clip(0.75 + waves, 0.0, 1.0)
-    inside = radius - distance  # mm inside the rim
-    line = np.where(inside >= 0, np.exp(-np.maximum(inside, 0) / width),
-                    np.exp(-((np.minimum(inside, 0) / (0.25 * width)) ** 2)))
-    depth = rng.uniform(0.2, 0.5) * along * line
-    depth += rng.uniform(0.02, 0.08) * (inside > 0)  # the thin film dried inside
-    tint = np.float32([1.0, 0.65, 0.35])  # (BGR) coffee and tea absorb blue most
-    picture[y0:y1, x0:x1] *= (1 - depth[..., None] * tint).astype(np.float32)
+    sheet["stain_ring_mm"] = list(darken_with_drink_ring(picture, to_sheet,
+                                                         (width_mm, height_mm), rng))
 
 
 def _out_of_focus(picture: np.ndarray, corners: np.ndarray,

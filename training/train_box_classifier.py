@@ -298,6 +298,7 @@ class FlatOptions:
     wild: bool = False
     grainy: bool = False
     close: bool = False
+    rings: bool = False
 
 
 def flat_sheet(seed: int, options: FlatOptions = FlatOptions()) -> tuple[np.ndarray, np.ndarray]:
@@ -313,7 +314,8 @@ def flat_sheet(seed: int, options: FlatOptions = FlatOptions()) -> tuple[np.ndar
     those boxes and the crossed ones; ``wild`` draws the player's marks
     larger, further off the box's centre and with a pen up to twice as broad
     (see :data:`WILD`); ``grainy`` photographs the sheet in dim light (see
-    :data:`GRAINY`)."""
+    :data:`GRAINY`); ``rings`` leaves a drink's dried ring on the sheet
+    (photogen.drink_ring) and keeps only the boxes its rim runs through."""
     from photogen.play import play_sheet
     from photogen.printer import print_sheet, random_printer
     from photogen.strokes import draw_sheet_marks_detailed, random_style
@@ -362,6 +364,15 @@ def flat_sheet(seed: int, options: FlatOptions = FlatOptions()) -> tuple[np.ndar
 
         keep = boxes_beside(sheet, lay_objects_by_boxes(flat, sheet, 16.0, rng, o.objects),
                             WINDOW_MM)
+    if o.rings:
+        from photogen.drink_ring import boxes_under_rim, darken_with_drink_ring
+        from qwixx_scan.box_inputs import WINDOW_MM
+
+        stained = flat.astype(np.float32)
+        ring = darken_with_drink_ring(stained, np.diag([1 / 16.0, 1 / 16.0, 1.0]),
+                                      sheet.size_mm, rng)
+        flat = np.clip(stained, 0, 255).astype(np.uint8)
+        keep = boxes_under_rim(sheet, ring, WINDOW_MM)
     rectified = degrade(flat, 16.0, d, rng)
     inputs, _ = box_inputs(rectified, sheet, blank_reference(sheet, READ_PX_PER_MM),
                            close=o.close)
@@ -870,6 +881,8 @@ def main() -> None:
                    help="flat sheets' marks larger, further off centre, in broader pens")
     g.add_argument("--grainy", action="store_true",
                    help="flat sheets photographed in dim light: strong noise and grain")
+    g.add_argument("--rings", action="store_true",
+                   help="a drink's ring on each flat sheet; keep the boxes its rim runs through")
     g.add_argument("--close", action="store_true",
                    help="flat sheets' boxes as the close look sees them (CLOSE_PX a side)")
     t = sub.add_parser("train")
@@ -914,7 +927,7 @@ def main() -> None:
         generate(args.out, args.flat, args.photos, args.jobs, args.start, args.pen, args.mark,
                  FlatOptions(odd_ink=args.odd_inks, turned=args.turned, objects=args.objects,
                              skip_tilt=args.skip_tilt, wild=args.wild, grainy=args.grainy,
-                             close=args.close),
+                             close=args.close, rings=args.rings),
                  args.foreign)
     elif args.command == "train":
         train(args.data, args.epochs, args.threads, args.member, args.seed)
