@@ -561,7 +561,7 @@ def _batches(stored: np.ndarray, rng: np.random.Generator, size: int = 256):
 
 def tune(member: str, new: Path, replay: list[Path], epochs: int, threads: int,
          per_run: int = 14_000, lr: float = 1e-4, out: Path | None = None,
-         seed: int = 0, learn_all: bool = False) -> None:
+         seed: int = 0, learn_all: bool = False, times: int = 1) -> None:
     """Teach the shipped network ``member`` the marks in ``new`` (a generate
     run of a kind it reads poorly) while it keeps saying what it said.
 
@@ -577,7 +577,10 @@ def tune(member: str, new: Path, replay: list[Path], epochs: int, threads: int,
     as ``generate --skip-tilt``'s lines through skipped numbers beside
     crosses). Prints, per epoch, how the held-out crosses (and with
     ``learn_all`` empty boxes) of ``new`` read and how far held-out boxes of
-    the replay runs moved.
+    the replay runs moved. ``times``: the new run's boxes go in that many
+    times over (a few thousand new boxes among the replay's tens of thousands
+    moved a network too little: a drink's rim through an empty box read as
+    crossed as before).
     """
     import torch
 
@@ -591,7 +594,9 @@ def tune(member: str, new: Path, replay: list[Path], epochs: int, threads: int,
     teacher.eval()
     fresh = np.load(new)
     held_new = fresh["seed"] % 10 == 0
-    xs, held = [fresh["x"][~held_new]], []
+    new_x = np.tile(fresh["x"][~held_new], (times, 1, 1, 1))
+    new_y = np.tile(fresh["y"][~held_new], times)
+    xs, held = [new_x], []
     for run in replay:
         data = np.load(run)
         is_held = data["seed"] % 10 == 0
@@ -600,9 +605,9 @@ def tune(member: str, new: Path, replay: list[Path], epochs: int, threads: int,
         held.append(data["x"][np.sort(rng.choice(spare, min(1500, len(spare)), replace=False))])
     x, held_replay = np.concatenate(xs), np.concatenate(held)
     learn = np.zeros(len(x), bool)
-    learn[:len(xs[0])] = True if learn_all else fresh["y"][~held_new] == 1
+    learn[:len(new_x)] = True if learn_all else new_y == 1
     labels = np.zeros(len(x), np.float32)
-    labels[:len(xs[0])] = fresh["y"][~held_new]
+    labels[:len(new_x)] = new_y
     print(f"tune {member} on {len(x)} boxes, {learn.sum()} of them to learn from their labels",
           file=sys.stderr)
     shipped_held = _probabilities(teacher, held_replay)
@@ -905,6 +910,8 @@ def main() -> None:
     u.add_argument("--lr", type=float, default=1e-4)
     u.add_argument("--out", type=Path,
                    help="write the network here (default: the scanner's file for the member)")
+    u.add_argument("--times", type=int, default=1,
+                   help="the new run's boxes this many times over (default 1)")
     u.add_argument("--learn-all", action="store_true",
                    help="every box of --new learns from its label, not only its crosses")
     k = sub.add_parser("tune-close", help="make the close-look network from a shipped one")
@@ -936,7 +943,7 @@ def main() -> None:
         if missing:
             parser.error(f"no such run: {', '.join(missing)} (make one with generate)")
         tune(args.member, args.new, args.replay, args.epochs, args.threads, args.per_run,
-             args.lr, args.out, learn_all=args.learn_all)
+             args.lr, args.out, learn_all=args.learn_all, times=args.times)
     elif args.command == "tune-close":
         missing = [str(run) for run in args.run if not run.is_file()]
         if missing:
