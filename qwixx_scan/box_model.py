@@ -378,6 +378,30 @@ class CloseLook:
         return self._network.probabilities(mirrored(inputs))[0].reshape(len(MIRRORED_VIEWS), -1)
 
 
+class RimLook:
+    """The network that learned drink rings (``models/box_classifier_rings.onnx``):
+    ``b`` tuned on boxes a cup's dried ring runs through, half of them
+    crossed (training/train_box_classifier.py, ``generate --rings`` and
+    ``tune --times``). A rim across an empty box is a thin line through it,
+    the way a slash is, and the other networks read it crossed (0.94-1.0);
+    this one reads half of those empty. Asked only about boxes read crossed,
+    it can only doubt them (read.RIM_DOUBT), never read a box crossed: as a
+    decider in ``b``'s place, it moved a printed chain ring from a narrow
+    reading (doubted) to a sure one, and a sheet came out ``ok`` with a
+    wrong score (independent seed 43, photo 87). Loaded on first use."""
+
+    def __init__(self, path: Path = MODELS / "box_classifier_rings.onnx"):
+        self._network = _session(path, "python training/train_box_classifier.py tune --member b "
+                                       "--times 10 (see its module docstring)")
+
+    def crossed_probability(self, inputs: np.ndarray) -> np.ndarray:
+        """P(crossed) of each box of ``inputs`` (n x INPUT_CHANNELS x
+        INPUT_PX x INPUT_PX)."""
+        if len(inputs) == 0:
+            return np.zeros(0)
+        return self._network.probabilities(np.ascontiguousarray(inputs, np.float32))[0]
+
+
 def _session(path: Path, rebuild: str) -> _Networks:
     """A network's ONNX Runtime session, as the scanner runs them all;
     ``rebuild``: the command that makes ``path`` again, for the message."""
@@ -406,6 +430,7 @@ def _session(path: Path, rebuild: str) -> _Networks:
 
 _classifier: BoxClassifier | None = None
 _close_look: CloseLook | None = None
+_rim_look: RimLook | None = None
 
 
 def close_look() -> CloseLook:
@@ -414,6 +439,14 @@ def close_look() -> CloseLook:
     if _close_look is None:
         _close_look = CloseLook()
     return _close_look
+
+
+def rim_look() -> RimLook:
+    """The shared network that learned drink rings, loaded on first use."""
+    global _rim_look
+    if _rim_look is None:
+        _rim_look = RimLook()
+    return _rim_look
 
 
 def box_classifier() -> BoxClassifier:
