@@ -27,7 +27,9 @@ MIRRORED_VIEWS). Their input per box is built by
 pixels covering the box and 1.8 mm around it (about 4 px/mm): the photo with
 paper = 1 (BGR) and the blank sheet (BGR, 0..1), so that the network knows
 what is print. A sixth network sees a box closer, at CLOSE_PX a side
-(:class:`CloseLook`), for a pencil player's doubtful boxes only.
+(:class:`CloseLook`), for a pencil player's doubtful boxes only; a seventh,
+which learned drink rings (:class:`RimLook`), may only doubt a pen player's
+boxes read crossed.
 """
 
 from __future__ import annotations

@@ -1349,8 +1349,12 @@ RIM_DOUBT = ("read crossed, but the network that learned drink rings reads it em
 
 def _doubt_rims(verdicts: list[BoxVerdict], inputs: np.ndarray) -> list[BoxVerdict]:
     """The verdicts with every box read crossed that the network which
-    learned drink rings reads empty (see RIM_EMPTY_P) made a toss-up."""
-    crossed = np.flatnonzero([v.state == "crossed" for v in verdicts])
+    learned drink rings reads empty (see RIM_EMPTY_P) made a toss-up; not
+    those taken as crossed after a doubt for being like the player's own
+    crosses (``settled``, see own_marks): a pen's X washed out by glare is
+    one, which that network reads empty (independent seed 70 photo 16
+    under ``--spoil glare``), and a rim is like no player's crosses."""
+    crossed = np.flatnonzero([v.state == "crossed" and not v.settled for v in verdicts])
     if not len(crossed):
         return verdicts
     p = rim_look().crossed_probability(inputs[crossed])
