@@ -1336,12 +1336,12 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
 #: ring on each (benchmarks/spoilt_photos.py ``stain``: independent seeds
 #: 9, 70, 257, 259, 261, every photo hard 258 and 262, table 232, hard
 #: table 233) sheets ``ok`` with a wrong score 136 -> 102, wrong boxes 419
-#: -> 337; over the 7,813 sheets of the 52 independent sets at hand and
-#: seeds 9 and 70, 5 right sheets more in review (a black slash, checks),
-#: no box read otherwise wrong. Asked on every sheet at 0.2, it caught as
-#: many stained sheets (101 left) and doubted 36 right sheets, 30 of them
-#: pencil players' (light fills above all: faint lines across a box, as a
-#: rim is).
+#: -> 335; over the 7,813 sheets of the 52 independent sets at hand and
+#: seeds 9 and 70, 4 right sheets more in review (two black slashes, a
+#: blue X in a penalty box, a check), no box read otherwise wrong. Asked
+#: on every sheet at 0.2, it caught as many stained sheets (101 left) and
+#: doubted 36 right sheets, 30 of them pencil players' (light fills above
+#: all: faint lines across a box, as a rim is).
 RIM_EMPTY_P = 0.5
 RIM_DOUBT = ("read crossed, but the network that learned drink rings reads it empty: "
              "a thin line across the box, like a cup's ring")
