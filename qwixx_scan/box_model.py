@@ -386,11 +386,12 @@ class RimLook:
     crossed (training/train_box_classifier.py, ``generate --rings`` and
     ``tune --times``). A rim across an empty box is a thin line through it,
     the way a slash is, and the other networks read it crossed (0.94-1.0);
-    this one reads half of those empty. Asked only about boxes read crossed,
-    it can only doubt them (read.RIM_DOUBT), never read a box crossed: as a
-    decider in ``b``'s place, it moved a printed chain ring from a narrow
-    reading (doubted) to a sure one, and a sheet came out ``ok`` with a
-    wrong score (independent seed 43, photo 87). Loaded on first use."""
+    this one reads half of those empty. Asked only about a pen player's
+    boxes read crossed, it can only doubt them (read.RIM_DOUBT), never read
+    a box crossed: as a decider in ``b``'s place, it moved a printed chain
+    ring from a narrow reading (doubted) to a sure one, and a sheet came
+    out ``ok`` with a wrong score (independent seed 43, photo 87). Loaded
+    on first use."""
 
     def __init__(self, path: Path = MODELS / "box_classifier_rings.onnx"):
         self._network = _session(path, "python training/train_box_classifier.py tune --member b "

@@ -1360,8 +1360,7 @@ def _doubt_rims(verdicts: list[BoxVerdict], inputs: np.ndarray) -> list[BoxVerdi
     p = rim_look().crossed_probability(inputs[crossed])
     out = list(verdicts)
     for i in crossed[p <= RIM_EMPTY_P]:
-        out[i] = replace(verdicts[i], state="uncertain", confidence=0.5, note=RIM_DOUBT, lean="",
-                         settled="")
+        out[i] = replace(verdicts[i], state="uncertain", confidence=0.5, note=RIM_DOUBT, lean="")
     return out
 
 
