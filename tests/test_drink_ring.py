@@ -9,9 +9,9 @@ import pytest
 
 from photogen.drink_ring import boxes_under_rim, darken_with_drink_ring
 from qwixx_print.layout import load_layout
+from qwixx_scan.box_inputs import WINDOW_MM
 
 PX_PER_MM = 8.0
-WINDOW_MM = 1.8
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])

@@ -955,6 +955,8 @@ def main() -> None:
         parser.error("--objects must be 0 or more")
     if not 0 <= getattr(args, "skip_tilt", 0.0) <= 45:
         parser.error("--skip-tilt must be 0 to 45 degrees")
+    if getattr(args, "times", 1) < 1:
+        parser.error("--times must be 1 or more")
     if args.command == "generate":
         generate(args.out, args.flat, args.photos, args.jobs, args.start, args.pen, args.mark,
                  FlatOptions(odd_ink=args.odd_inks, turned=args.turned, objects=args.objects,
