@@ -344,6 +344,20 @@ LIT_FROM_AROUND = ("read crossed once the light inside it was taken as that of t
 #: (looked at closer, it is not: see CLOSE_LOOK).
 DARKER_LOOKS = (1.3, 1.5)
 DARKER_CROSSED = "read crossed once its light strokes were darkened (light pencil)"
+#: ... and only where the player's crosses (_read_crossed) leave under
+#: DARKENED_DEEP_INK_MM2 of deep ink in the middle: between that and
+#: PEN_DEEP_INK_MM2 the player may well write with a pen that a dim,
+#: blurred photo greys. Hard table 235, photo 22 (a black felt pen's
+#: checks, 0.94 mm^2 of deep ink in the middle, blur 2 px, JPEG quality 48,
+#: a curled sheet): a blurred yellow 4 with a speck beside it (0.88, no
+#: deep ink) read crossed darkened, the sheet ``ok`` with a wrong score.
+#: Of the 102 boxes taken so over the 56 independent sets at hand (5,320
+#: photos), one other lay on a sheet at 0.5 or more (a right green-pen
+#: cross at 0.69: doubtful now); every other one on sheets under 0.45.
+#: Nor does the close look take a box as crossed on such a sheet
+#: (CLOSE_CROSSED: it took that 4 next); the 57 it took over those sets lay
+#: on sheets under 0.2.
+DARKENED_DEEP_INK_MM2 = 0.5
 HARDLY_ANY_INK = "read crossed but holds hardly any ink"
 # Not done: reading a box still unsure in every turn (mirrored either way,
 # turned half round) and taking it as crossed where the networks lean to a
@@ -1308,13 +1322,16 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
     verdicts = _settle_by_own_marks(verdicts, inputs, ink_mm2, darkened, paper_px, classifier,
                                     pen=pen, washed=washed, astray=located.astray & boxed)
     hatcher_shade = None
-    if not pen:
+    # (a player whose crosses hold less deep ink still than a pen's)
+    lightly = not _writes_with_a_pen(theirs, ink_mm2[:, 1], DARKENED_DEEP_INK_MM2)
+    if lightly:
         verdicts = _crossed_once_darkened(verdicts, inputs, classifier)
+    if not pen:
         crossed = np.array([v.state == "crossed" for v in verdicts])
         if hatches(crossed, darkened, paper_px, cover=CLOSE_HATCHING_COVER):
             hatcher_shade = darkened
     close = _CloseViews(located)
-    verdicts = _seen_close(verdicts, close, reading, pencil=not pen,
+    verdicts = _seen_close(verdicts, close, reading, pencil=not pen, take_crosses=lightly,
                            hatcher_shade=hatcher_shade,
                            washed=(washed_out | overexposed) & (ink_mm2[:, 1] < PEN_DEEP_INK_MM2),
                            skip_like=partial(_skip_like_crosses, inputs, theirs, ink_mm2[:, 0],
@@ -1717,11 +1734,12 @@ def _struck_like_their_lines(verdicts: list[BoxVerdict], inputs: np.ndarray,
     return out
 
 
-def _writes_with_a_pen(crossed: np.ndarray | None, deep_ink_mm2: np.ndarray) -> bool:
+def _writes_with_a_pen(crossed: np.ndarray | None, deep_ink_mm2: np.ndarray,
+                      at_least: float = PEN_DEEP_INK_MM2) -> bool:
     """Whether this player's crosses (``crossed``, see :func:`_read_crossed`)
-    leave PEN_DEEP_INK_MM2 of deep ink (``deep_ink_mm2`` per box) in the
+    leave ``at_least`` mm^2 of deep ink (``deep_ink_mm2`` per box) in the
     middle: a pen's, not a pencil's."""
-    return crossed is not None and float(np.median(deep_ink_mm2[crossed])) >= PEN_DEEP_INK_MM2
+    return crossed is not None and float(np.median(deep_ink_mm2[crossed])) >= at_least
 
 
 def _doubt_pens_lit_crosses(verdicts: list[BoxVerdict], washed: np.ndarray) -> list[BoxVerdict]:
@@ -1781,11 +1799,13 @@ class _CloseViews:
 
 
 def _seen_close(verdicts: list[BoxVerdict], close: _CloseViews, reading: CrossedReading,
-                *, pencil: bool, hatcher_shade: np.ndarray | None, washed: np.ndarray,
+                *, pencil: bool, take_crosses: bool, hatcher_shade: np.ndarray | None,
+                washed: np.ndarray,
                 skip_like: Callable[[np.ndarray], np.ndarray]) -> list[BoxVerdict]:
     """The verdicts once the sheet's doubtful boxes are looked at closer,
     each box once: on a ``pencil`` player's sheet those doubted for one of
-    CLOSE_LOOK's notes, for a cross (:func:`_crossed_seen_close`), and
+    CLOSE_LOOK's notes, for a cross (:func:`_crossed_seen_close`; only
+    where ``take_crosses``, see DARKENED_DEEP_INK_MM2), and
     those read empty that some first network leaned toward a cross (see
     CLOSE_DISPUTED_DOUBT); on any sheet those doubted for their mark while
     the networks lean empty, for an empty box (:func:`_empty_seen_close`),
@@ -1802,7 +1822,8 @@ def _seen_close(verdicts: list[BoxVerdict], close: _CloseViews, reading: Crossed
     if _too_doubtful(verdicts):
         return verdicts
     mirrored_doubt = reading.mirrored_doubt
-    for_cross = np.array([pencil and v.state == "uncertain" and v.note in CLOSE_LOOK and not m
+    for_cross = np.array([pencil and take_crosses and v.state == "uncertain"
+                          and v.note in CLOSE_LOOK and not m
                           for v, m in zip(verdicts, mirrored_doubt)], bool)
     for_empty = np.array([v.state == "uncertain" and v.note == DOUBTFUL_MARK and v.lean == "empty"
                           for v in verdicts], bool) & ~washed

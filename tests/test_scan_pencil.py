@@ -56,6 +56,22 @@ def test_a_pen_players_doubtful_box_is_not_looked_at_darkened(tmp_path):
     assert sheet.verdicts["blue-10"].state == "uncertain"
 
 
+def test_a_dimmed_pens_doubtful_box_is_taken_neither_darkened_nor_closer(tmp_path):
+    # Hard independent table seed 235, photo 22, sheet A: a black felt
+    # pen's checks on a curled sheet in a dim, blurred photo (JPEG quality
+    # 48) leave less deep ink than a pen's usually do (read.DARKENED_DEEP_
+    # INK_MM2), and the empty yellow 4, a blurred print with a speck beside
+    # it, is doubtful. Darkened and seen closer it read crossed, and the
+    # sheet came out ``ok`` with a wrong score.
+    result, truth = independent_photo(tmp_path, 235, 22, 1.0, table=True)
+    (sheet,) = [s for s in result.sheets if s.sheet.letter == "A"]
+    (want,) = [t for t in truth["sheets"] if t["letter"] == "A"]
+    assert want["style"]["ink"] == "black" and "yellow-4" not in want["marked"]
+    assert sheet.verdicts["yellow-4"].state == "uncertain"
+    assert sheet.status == "review"
+    assert set(sheet.marked) == set(want["marked"])
+
+
 @pytest.mark.parametrize("seed, index, box", [
     # Independent seed 98, photo 91: a player filling boxes in light pencil;
     # the networks could not decide the green 6, darkened either, and the
