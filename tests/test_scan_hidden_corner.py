@@ -464,6 +464,20 @@ def test_a_table_sheet_whose_far_markers_drown_in_the_grain_is_found(tmp_path):
     no_sheet_sure_of_a_wrong_score(result, truth)
 
 
+def test_a_far_marker_squeezed_against_the_sheets_edge_is_found(tmp_path):
+    # Every photo hard, independent seed 264, photo 42: a sheet tilted 26
+    # degrees and curled, held by a thumb over its top-left marker; the
+    # top-right one, at the far end, has so little paper left between it and
+    # the sheet's edge that every threshold window ran it into the dark wood
+    # around, and the sheet was refused as seen by two markers. Cut at one
+    # level over the region in the lightest channel (find.EDGE_LEVELS), it
+    # stands apart and the sheet is read exactly.
+    sheet, expected = independent_photo_sheet(tmp_path, 264, 42, 1.0)
+    assert expected["occluded_marker"] == 0
+    assert set(sheet.marked) == set(expected["marked"]) and sheet.uncertain == []
+    assert sheet.status == "ok"
+
+
 def test_a_table_sheet_whose_marker_turns_up_beside_a_neighbours_is_found(tmp_path):
     # An independent table photo (foreign_photos.py --table, seed 204, photo
     # 26): four Treden sheets, B lying with a corner 35 px from the
