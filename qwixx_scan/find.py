@@ -352,15 +352,14 @@ def _detect_in_region(gray: np.ndarray, region: Region, divisor: int, *,
         for share in EDGE_LEVELS:
             cut = np.where(crop < dark + share * (paper - dark), 0, 255).astype(np.uint8)
             found = _merge_hits(found, _detect_at(cut, 1, _FAST_WINDOWS, rate))
-        return [MarkerHit(h.marker_id, (h.corners + np.float32([x0, y0])).astype(np.float32))
-                for h in found]
-    if stretched:
-        crop = cv2.createCLAHE(clipLimit=3.0, tileGridSize=(8, 8)).apply(crop)
-    if smoothed:
-        crop = cv2.GaussianBlur(crop, (GRAIN_BLUR_PX, GRAIN_BLUR_PX), 0)
-    found = _merge_hits(_detect_at(crop, 1, _FAST_WINDOWS, rate),
-                        _detect_at(crop, divisor, _FINE_WINDOWS if fine else _THOROUGH_WINDOWS,
-                                   rate))
+    else:
+        if stretched:
+            crop = cv2.createCLAHE(clipLimit=3.0, tileGridSize=(8, 8)).apply(crop)
+        if smoothed:
+            crop = cv2.GaussianBlur(crop, (GRAIN_BLUR_PX, GRAIN_BLUR_PX), 0)
+        found = _merge_hits(_detect_at(crop, 1, _FAST_WINDOWS, rate),
+                            _detect_at(crop, divisor,
+                                       _FINE_WINDOWS if fine else _THOROUGH_WINDOWS, rate))
     return [MarkerHit(h.marker_id, (h.corners + np.float32([x0, y0])).astype(np.float32))
             for h in found]
 
