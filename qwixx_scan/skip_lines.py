@@ -196,6 +196,19 @@ def paper_grain(inputs: np.ndarray, plain: np.ndarray, paper: np.ndarray | None 
     return float(np.median(each))
 
 
+def short_flat_traces(inputs: np.ndarray) -> np.ndarray:
+    """Per box, whether its darkened paper is a thin, flat trace too short
+    for a line (MIN_PX pixels or more spread as a line, ELONGATION, within
+    MAX_TILT_DEG of flat, but under LENGTH_PX[0] long): what a line through
+    a skipped number leaves where it runs over the digits, the print
+    hiding most of it. Too short to be taken for such a line in a box read
+    empty; nor is it a cross's mark (read.CLOSE_LOOK)."""
+    spread = _Spread.of(darkened_paper(inputs, paper=paper_pixels(inputs)))
+    return ((spread.pixels >= MIN_PX) & (np.sqrt(spread.major / spread.minor) >= ELONGATION)
+            & (4 * np.sqrt(spread.major) < LENGTH_PX[0])
+            & (np.abs(np.degrees(spread.angle)) <= MAX_TILT_DEG))
+
+
 def lone_lines(inputs: np.ndarray, *, grain: float = 0.0) -> LoneLines:
     """The lone line each box's darkened paper shows, if any (see LoneLines).
     ``grain``: how far the photo's grain darkens clean paper (see

@@ -90,6 +90,20 @@ def test_a_light_pencil_mark_is_read_crossed_when_looked_at_closer(tmp_path, see
     _read_exactly(sheet, expected)
 
 
+def test_a_skip_line_hidden_by_the_digits_is_not_taken_seen_closer(tmp_path):
+    # Independent seed 265, photo 94: a pencil player circling numbers
+    # lined the skipped yellow 10 low through its digits, which hide all but
+    # a short flat trace of it (skip_lines.short_flat_traces). The networks
+    # could not decide; seen closer it read crossed in every view, and the
+    # sheet came out ``ok`` with a wrong score. It stays doubtful.
+    sheet, expected = independent_photo_sheet(tmp_path, 265, 94)
+    assert expected["style"]["ink"] == "pencil" and expected["style"]["kind"] == "circle"
+    assert "yellow-10" in expected["skip_lined"] and "yellow-10" not in expected["marked"]
+    assert sheet.verdicts["yellow-10"].state == "uncertain"
+    assert sheet.status == "review"
+    assert set(sheet.marked) == set(expected["marked"])
+
+
 def test_a_pencil_line_through_a_skipped_number_stays_doubtful_seen_closer(tmp_path):
     # Independent seed 100, photo 149: the pencil player lined the skipped
     # yellow 7, a line the networks could not tell from a cross; seen closer
