@@ -1328,7 +1328,7 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
     verdicts = _settle_by_own_marks(verdicts, inputs, ink_mm2, darkened, paper_px, classifier,
                                     pen=pen, washed=washed, astray=located.astray & boxed)
     hatcher_shade = None
-    # (a player whose crosses hold less deep ink still than a pen's)
+    # a player whose crosses hold far less deep ink than a pen's (DARKENED_DEEP_INK_MM2)
     lightly = not _writes_with_a_pen(theirs, ink_mm2[:, 1], DARKENED_DEEP_INK_MM2)
     if lightly:
         verdicts = _crossed_once_darkened(verdicts, inputs, classifier)

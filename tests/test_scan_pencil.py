@@ -59,10 +59,10 @@ def test_a_pen_players_doubtful_box_is_not_looked_at_darkened(tmp_path):
 def test_a_dimmed_pens_doubtful_box_is_taken_neither_darkened_nor_closer(tmp_path):
     # Hard independent table seed 235, photo 22, sheet A: a black felt
     # pen's checks on a curled sheet in a dim, blurred photo (JPEG quality
-    # 48) leave less deep ink than a pen's usually do (read.DARKENED_DEEP_
-    # INK_MM2), and the empty yellow 4, a blurred print with a speck beside
-    # it, is doubtful. Darkened and seen closer it read crossed, and the
-    # sheet came out ``ok`` with a wrong score.
+    # 48) leave less deep ink than a pen's usually do (see
+    # read.DARKENED_DEEP_INK_MM2), and the empty yellow 4, a blurred print
+    # with a speck beside it, is doubtful. Darkened and seen closer it read
+    # crossed, and the sheet came out ``ok`` with a wrong score.
     result, truth = independent_photo(tmp_path, 235, 22, 1.0, table=True)
     (sheet,) = [s for s in result.sheets if s.sheet.letter == "A"]
     (want,) = [t for t in truth["sheets"] if t["letter"] == "A"]
