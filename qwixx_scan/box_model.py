@@ -35,6 +35,7 @@ boxes read crossed.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -431,30 +432,19 @@ def _session(path: Path, rebuild: str) -> _Networks:
                                                   providers=["CPUExecutionProvider"]))
 
 
-_classifier: BoxClassifier | None = None
-_close_look: CloseLook | None = None
-_rim_look: RimLook | None = None
-
-
+@cache
 def close_look() -> CloseLook:
     """The shared close-look network, loaded on first use."""
-    global _close_look
-    if _close_look is None:
-        _close_look = CloseLook()
-    return _close_look
+    return CloseLook()
 
 
+@cache
 def rim_look() -> RimLook:
     """The shared network that learned drink rings, loaded on first use."""
-    global _rim_look
-    if _rim_look is None:
-        _rim_look = RimLook()
-    return _rim_look
+    return RimLook()
 
 
+@cache
 def box_classifier() -> BoxClassifier:
     """The shared classifier, loaded on first use."""
-    global _classifier
-    if _classifier is None:
-        _classifier = BoxClassifier()
-    return _classifier
+    return BoxClassifier()

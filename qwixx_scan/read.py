@@ -1259,6 +1259,8 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
     boxed = ~outlines  # number and lock boxes
     theirs = _read_crossed(crossed_p)
     pen = _writes_with_a_pen(theirs, ink_mm2[:, 1])
+    # a player whose crosses hold far less deep ink than a pen's (DARKENED_DEEP_INK_MM2)
+    no_pen_ink = not _writes_with_a_pen(theirs, ink_mm2[:, 1], DARKENED_DEEP_INK_MM2)
     washed_share = _washed_share(inputs, crossed_p, boxed)
     washed = washed_share < WASHED_OUT  # NaN: False
     limit = (PEN_WASHED_OUT if pen else PENCIL_WASHED_OUT if theirs is not None
@@ -1328,16 +1330,14 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
     verdicts = _settle_by_own_marks(verdicts, inputs, ink_mm2, darkened, paper_px, classifier,
                                     pen=pen, washed=washed, astray=located.astray & boxed)
     hatcher_shade = None
-    # a player whose crosses hold far less deep ink than a pen's (DARKENED_DEEP_INK_MM2)
-    lightly = not _writes_with_a_pen(theirs, ink_mm2[:, 1], DARKENED_DEEP_INK_MM2)
-    if lightly:
+    if no_pen_ink:
         verdicts = _crossed_once_darkened(verdicts, inputs, classifier)
     if not pen:
         crossed = np.array([v.state == "crossed" for v in verdicts])
         if hatches(crossed, darkened, paper_px, cover=CLOSE_HATCHING_COVER):
             hatcher_shade = darkened
     close = _CloseViews(located)
-    verdicts = _seen_close(verdicts, close, reading, pencil=not pen, take_crosses=lightly,
+    verdicts = _seen_close(verdicts, close, reading, pencil=not pen, take_crosses=no_pen_ink,
                            hatcher_shade=hatcher_shade,
                            washed=(washed_out | overexposed) & (ink_mm2[:, 1] < PEN_DEEP_INK_MM2),
                            skip_like=partial(_skip_like_marks, inputs, theirs, ink_mm2[:, 0],
