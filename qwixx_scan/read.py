@@ -650,6 +650,20 @@ NO_DEEP_INK = ("read crossed only narrowly, with almost none of the dark ink of 
 #: that was the only wrong one; 2 right pencil crosses are doubted with it
 #: (0.015 and 0.036 in some view); the next lowest right one gave 0.28.
 NARROW_VIEW_DOUBT = 0.25
+#: ... and where the box holds under NARROW_SHADE_SHARE of the deep ink of
+#: a pen player's crosses (see PEN_DEEP_INK_MM2), where a decider gives it
+#: less than INKLESS_VIEW_DOUBT in some view: a shadow darkens a box without
+#: a pen's dark strokes. On a fresh table photo (foreign_photos.py --table,
+#: seed 240, photo 2: 36 % exposure, noise 11) the shadow of a die lying on
+#: the sheet covered an empty red 11 of a black pen's player; it read
+#: crossed at 0.949 with 0.06 of their crosses' middle deep ink and 0.61 of
+#: their ink, a decider 0.38 mirrored, and the sheet came out ``ok`` with a
+#: wrong score. Of the 100 boxes of pen players read crossed at 0.90-0.95
+#: over the 70 sets at hand (10,126 sheets), 6 held under 0.2 of that deep
+#: ink: that box, and 5 right crosses each 0.90 or more in every view; no
+#: right one under 0.3 of it gave less than 0.7. Not a box the light
+#: washes out (see WASHED_OUT): glare takes a pen's deep ink with the print.
+NARROW_SHADE_SHARE = 0.2
 NARROW_MIRRORED = ("read crossed only narrowly, and read empty when looked at mirrored")
 #: A box of a player whose crosses leave no pen's deep ink, still doubtful
 #: after the darker look (DARKER_LOOKS) for one of these notes, is shown to
@@ -1282,7 +1296,8 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
     light_doubted = _light_crosses_doubted(inputs, theirs, ink_mm2, pen, washed, classifier,
                                            crossed_p, pen_hatcher=pen_hatcher)
     no_deep_ink = _narrow_crosses_without_deep_ink(theirs, crossed_p, ink_mm2[:, 1], washed)
-    narrow_doubted = _narrow_crosses_doubted_mirrored(inputs, crossed_p, classifier)
+    narrow_doubted = _narrow_crosses_doubted_mirrored(
+        inputs, crossed_p, classifier, shaded=_shaded(ink_mm2[:, 1], theirs, pen, washed))
     numbered = np.array([box.kind == "number" for box in sheet.boxes])
     # the lone lines of the player's crosses, which the skip-line rules compare
     # with (a few ms a sheet: worked out once)
@@ -1650,15 +1665,31 @@ def _narrow_crosses_without_deep_ink(crossed: np.ndarray | None, crossed_p: np.n
 
 
 def _narrow_crosses_doubted_mirrored(inputs: np.ndarray, crossed_p: np.ndarray,
-                                     classifier) -> np.ndarray:
+                                     classifier, *, shaded: np.ndarray | None = None
+                                     ) -> np.ndarray:
     """Per box, whether it is read crossed only narrowly and a deciding
-    network reads it empty in some mirrored view (see NARROW_VIEW_DOUBT)."""
+    network reads it empty in some mirrored view (see NARROW_VIEW_DOUBT), or
+    leans empty where it is ``shaded`` (bool per box: dark without a pen's
+    deep ink, see NARROW_SHADE_SHARE)."""
     out = np.zeros(len(crossed_p), bool)
     narrow = np.flatnonzero((crossed_p >= CROSSED_P) & (crossed_p < NARROW_CROSS_P))
     if len(narrow):
-        out[narrow] = (classifier.least_mirrored_decider_probability(inputs[narrow])
-                       < NARROW_VIEW_DOUBT)
+        limit = np.full(len(narrow), NARROW_VIEW_DOUBT)
+        if shaded is not None:
+            limit[shaded[narrow]] = INKLESS_VIEW_DOUBT
+        out[narrow] = classifier.least_mirrored_decider_probability(inputs[narrow]) < limit
     return out
+
+
+def _shaded(deep_ink_mm2: np.ndarray, crossed: np.ndarray | None, pen: bool,
+            washed: np.ndarray) -> np.ndarray | None:
+    """Per box, whether it holds under NARROW_SHADE_SHARE of the deep ink of
+    the crosses (``crossed``, see :func:`_read_crossed`) of a player who
+    writes with a ``pen``, where the light does not wash it out (``washed``,
+    see WASHED_OUT); None where the player's crosses are not a pen's."""
+    if crossed is None or not pen:
+        return None
+    return (deep_ink_mm2 < NARROW_SHADE_SHARE * np.median(deep_ink_mm2[crossed])) & ~washed
 
 
 def _without_their_deep_ink(deep_ink_mm2: np.ndarray, crossed: np.ndarray,
@@ -2344,7 +2375,8 @@ class BoxEvidence:
     #: the player's dark crosses (see NARROW_CROSS_P).
     no_deep_ink: bool = False
     #: Read crossed only narrowly, a deciding network reads it empty in some
-    #: mirrored view (see NARROW_VIEW_DOUBT).
+    #: mirrored view (see NARROW_VIEW_DOUBT), or leans empty where it holds
+    #: little of a pen player's deep ink (see NARROW_SHADE_SHARE).
     narrow_doubted: bool = False
     #: Read crossed, its mark is one line through the number, and the
     #: player's crosses are not (see SKIP_LIKE_TILT_DEG).

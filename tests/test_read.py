@@ -864,6 +864,31 @@ def test_a_narrow_cross_a_decider_reads_empty_mirrored_is_doubtful_leaning_cross
     assert verdict_of("blue-6", 0.912, 2.9, 0.0).state == "crossed"
 
 
+def test_a_dies_shadow_over_an_empty_box_of_a_pen_player_is_doubtful(tmp_path):
+    # Independent table seed 240, photo 2, sheet B (36 % exposure, noise 11):
+    # a red die lying on the sheet above red 10 throws its shadow over the
+    # empty red 11 of a black pen's player. The networks read it crossed
+    # only narrowly (0.949), with 0.06 of the deep ink of the player's X's;
+    # it came out ``ok`` with a wrong score (see read.NARROW_SHADE_SHARE).
+    from scan_support import independent_photo
+
+    from qwixx_scan.read import NARROW_MIRRORED
+
+    result, truth = independent_photo(tmp_path, 240, 2, table=True)
+    (sheet,) = [s for s in result.sheets if s.sheet.letter == "B"]
+    (want,) = [t for t in truth["sheets"] if t["letter"] == "B"]
+    assert "red-11" not in want["marked"] and want["pen"] == "black"
+    assert [o["kind"] for o in truth["photo"]["objects"]].count("die") == 1
+    verdict = sheet.verdicts["red-11"]
+    assert (verdict.state, verdict.note, verdict.lean) == ("uncertain", NARROW_MIRRORED, "crossed")
+    assert sheet.status == "review"
+    assert set(sheet.marked) == set(want["marked"])
+    # the other player's sheet, in the same light, is read exactly
+    (other,) = [s for s in result.sheets if s.sheet.letter == "D"]
+    (theirs,) = [t for t in truth["sheets"] if t["letter"] == "D"]
+    assert set(other.marked) == set(theirs["marked"]) and not other.uncertain
+
+
 def test_the_empty_boxes_of_a_sheet_with_many_doubts_are_doubted_too():
     from qwixx_scan.read import (DOUBTFUL_MARK, DOUBTFUL_SHEET, MANY_DOUBTFUL, STRUCK_THROUGH,
                                  _doubt_empties_of_a_doubtful_sheet)
