@@ -12,7 +12,8 @@ import pytest
 from scan_support import spoilt_photo_sheet
 
 from qwixx_scan.box_model import INPUT_CHANNELS, INPUT_PX
-from qwixx_scan.own_marks import DARKENED, darkened_pixels, like_own_crosses
+from qwixx_scan.own_marks import (DARKENED, MIN_CROSSES, circles, darkened_pixels,
+                                  like_own_crosses, paper_pixels)
 from qwixx_scan.read import ink_colours
 
 PENCIL = np.array([0.4, 0.4, 0.38])  # mean darkening per BGR channel
@@ -208,6 +209,49 @@ def test_darkened_pixels_count_marks_on_paper_not_print():
     assert counts[0] == 0
     assert counts[1] == 2 * 32  # the stroke's pixels inside the box (rows 10-11, x 8-39)
     assert counts[2] == 0
+
+
+def _marked_boxes(mark: str, count: int) -> np.ndarray:
+    """``count`` tinted boxes, each with a small dark printed number in its
+    middle and a pencil ``mark`` drawn over it: "circle" round the number
+    (about 4 mm from the middle), "x" or "slash" through it."""
+    import cv2
+
+    boxes = np.ones((count, INPUT_CHANNELS, INPUT_PX, INPUT_PX), np.float32)
+    tint = np.array([0.85, 0.95, 0.95], np.float32)
+    boxes[:, 3:] = tint[:, None, None]
+    centre = INPUT_PX // 2
+    digit = slice(centre - 3, centre + 3)
+    boxes[:, :, digit, digit] = 0.2  # the print, in the photo as in the blank
+    pencil = float(tint.mean() * (1 - 3 * DARKENED))
+    for k in range(count):
+        photo = np.ascontiguousarray(boxes[k, :3].transpose(1, 2, 0))
+        lines = {"circle": [], "x": [((10, 10), (37, 37)), ((37, 10), (10, 37))],
+                 "slash": [((12, 36), (36, 12 + k))]}[mark]
+        if mark == "circle":
+            cv2.circle(photo, (centre, centre), 13 + k % 2, (pencil,) * 3, 2)
+        for a, b in lines:
+            cv2.line(photo, a, b, (pencil,) * 3, 2)
+        boxes[k, :3] = photo.transpose(2, 0, 1)
+    return boxes
+
+
+def test_a_player_who_circles_numbers_leaves_the_middle_of_their_boxes_bare():
+    # (read.CHAIN_RING_HIDDEN asks it: a sheet on the real photo is in
+    # test_scan_pencil.py, independent hard seed 272 photo 11.)
+    for mark, circling in (("circle", True), ("x", False), ("slash", False)):
+        boxes = _marked_boxes(mark, MIN_CROSSES + 2)
+        crossed = np.ones(len(boxes), bool)
+        assert circles(crossed, boxes, paper_pixels(boxes)) == circling, mark
+    # too few crosses to tell
+    boxes = _marked_boxes("circle", MIN_CROSSES - 1)
+    assert not circles(np.ones(len(boxes), bool), boxes, paper_pixels(boxes))
+    # only the crosses count: empty boxes beside circles change nothing
+    boxes = np.concatenate([_marked_boxes("circle", MIN_CROSSES),
+                            _marked_boxes("x", 3)])
+    crossed = np.arange(len(boxes)) < MIN_CROSSES
+    assert circles(crossed, boxes, paper_pixels(boxes))
+    assert not circles(~crossed | (np.arange(len(boxes)) < 1), boxes, paper_pixels(boxes))
 
 
 def test_the_ink_colour_is_the_pens_not_the_prints():

@@ -10,8 +10,8 @@ import pytest
 from scan_support import (independent_photo, independent_photo_sheet,
                           no_sheet_sure_of_a_wrong_score, sheet_read_at)
 
-from qwixx_scan.read import (CHAIN_RING_DOUBTED, CLOSE_CROSSED, CLOSE_DOUBTED, CLOSE_EMPTY,
-                             DARKER_CROSSED, FAINT_DOUBT, LIT_LINE)
+from qwixx_scan.read import (CHAIN_RING_DOUBTED, CHAIN_RING_HIDDEN, CLOSE_CROSSED, CLOSE_DOUBTED,
+                             CLOSE_EMPTY, DARKER_CROSSED, FAINT_DOUBT, LIT_LINE)
 
 
 def _read_exactly(sheet, expected) -> None:
@@ -294,6 +294,23 @@ def test_a_chain_ring_doubt_the_rules_settle_as_empty_leaves_the_sheet_ok(tmp_pa
     assert not {"green-5", "blue-5"} & set(expected["marked"])
     assert [(s.box_id, s.state, s.by) for s in sheet.settled] == [("blue-5", "empty", "rules")]
     _read_exactly(sheet, expected)
+
+
+def test_a_circle_hidden_in_a_chain_ring_whose_partner_is_circled_is_doubted(tmp_path):
+    # Fresh hard independent seed 272, photo 11 (a curled sheet, blur 1.8
+    # px): a pencil player circled both ends of the red 6 - yellow 6 chain;
+    # red 6's circle lies on the printed ring, read empty by every network
+    # (0.009) and close up in three views of four, and the sheet came out
+    # invalid for a broken chain with red 6 wrong. The player circles (their
+    # crosses leave the middle of the box bare), so the empty end of a chain
+    # whose other end is crossed is for a person to look at.
+    sheet, expected = independent_photo_sheet(tmp_path, 272, 11, hard_share=1.0)
+    assert expected["style"] == expected["style"] | {"kind": "circle", "ink": "pencil"}
+    assert {"red-6", "yellow-6"} <= set(expected["marked"]) and expected["legal"]
+    verdict = sheet.verdicts["red-6"]
+    assert (verdict.state, verdict.note, verdict.lean) == ("uncertain", CHAIN_RING_HIDDEN, "empty")
+    assert sheet.status == "review"
+    assert set(sheet.marked) == set(expected["marked"]) - {"red-6"}
 
 
 def test_a_faint_sheet_clean_when_looked_at_closer_loses_its_faint_doubts(tmp_path):
