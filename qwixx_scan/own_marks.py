@@ -144,6 +144,8 @@ INNER = slice(INPUT_PX // 6, INPUT_PX // 6 + INNER_PX)
 #: under it: 7 slashes, hard table 223 photo 29).
 CIRCLE_MIDDLE_PX = 8
 CIRCLE_MIDDLE_COVER = 0.05
+#: The pixels of a box's middle within CIRCLE_MIDDLE_PX of its centre.
+_MIDDLE = np.hypot(*(np.mgrid[0:INNER_PX, 0:INNER_PX] - (INNER_PX - 1) / 2)) < CIRCLE_MIDDLE_PX
 
 
 def like_own_crosses(crossed: np.ndarray, empty: np.ndarray, doubtful: np.ndarray,
@@ -224,10 +226,6 @@ def _as_much_as_crosses(amount: np.ndarray, crossed: np.ndarray, empty: np.ndarr
     most_empty = amount[empty].max() if empty.any() else 0.0
     low = max(LIKE_CROSSES * np.percentile(of_crosses, 10), margin * most_empty + slack)
     return (amount >= low) & (amount <= MOST_INK * of_crosses.max())
-
-
-#: The pixels of a box's middle within CIRCLE_MIDDLE_PX of its centre.
-_MIDDLE = np.hypot(*(np.mgrid[0:INNER_PX, 0:INNER_PX] - (INNER_PX - 1) / 2)) < CIRCLE_MIDDLE_PX
 
 
 def darkened_pixels(inputs: np.ndarray, paper: np.ndarray | None = None) -> np.ndarray:

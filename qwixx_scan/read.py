@@ -1951,7 +1951,7 @@ def _crossed_seen_close(verdicts: list[BoxVerdict], close: _CloseViews, ask: np.
     if not len(look):
         return out
     most = close.of(look).max(axis=0)
-    return _doubted_close_up(out, look[most >= limit])
+    return _doubted_leaning_empty(out, look[most >= limit])
 
 
 def _disputed_empties_seen_close(verdicts: list[BoxVerdict], close: _CloseViews,
@@ -1964,7 +1964,7 @@ def _disputed_empties_seen_close(verdicts: list[BoxVerdict], close: _CloseViews,
     if not len(look):
         return verdicts
     second = np.sort(close.of(look), axis=0)[-2]
-    return _doubted_close_up(verdicts, look[second >= CLOSE_DISPUTED_DOUBT])
+    return _doubted_leaning_empty(verdicts, look[second >= CLOSE_DISPUTED_DOUBT])
 
 
 def _faint_doubts_seen_close(verdicts: list[BoxVerdict], close: _CloseViews) -> list[BoxVerdict]:
@@ -1989,10 +1989,11 @@ def _read_empty_unstruck(verdicts: list[BoxVerdict]) -> np.ndarray:
     return np.array([v.state == "empty" and v.note != STRUCK_THROUGH for v in verdicts], bool)
 
 
-def _doubted_close_up(verdicts: list[BoxVerdict], boxes: np.ndarray,
-                      note: str = CLOSE_DOUBTED) -> list[BoxVerdict]:
+def _doubted_leaning_empty(verdicts: list[BoxVerdict], boxes: np.ndarray,
+                           note: str = CLOSE_DOUBTED) -> list[BoxVerdict]:
     """The verdicts with each box of ``boxes`` (read empty) doubted, leaning
-    empty: looked at closer, it may be crossed (CLOSE_DOUBTED, or ``note``)."""
+    empty, for ``note``'s reason (by default: looked at closer, it may be
+    crossed, CLOSE_DOUBTED)."""
     out = list(verdicts)
     for i in boxes:
         out[i] = replace(verdicts[i], state="uncertain", confidence=0.3, note=note,
@@ -2019,7 +2020,7 @@ def _chain_rings_doubted(verdicts: list[BoxVerdict], sheet: Sheet, close: _Close
     closer = ask[~leaning]
     if len(closer):
         leaning[~leaning] = close.of(closer).min(axis=0) >= CHAIN_RING_CLOSE_P
-    return _doubted_close_up(verdicts, ask[leaning], note=CHAIN_RING_DOUBTED)
+    return _doubted_leaning_empty(verdicts, ask[leaning], note=CHAIN_RING_DOUBTED)
 
 
 def _broken_chains_doubted(verdicts: list[BoxVerdict], sheet: Sheet) -> list[BoxVerdict]:
@@ -2030,7 +2031,7 @@ def _broken_chains_doubted(verdicts: list[BoxVerdict], sheet: Sheet) -> list[Box
     empty = _read_empty_unstruck(verdicts)
     hidden = [at[box_id] for chain in sheet.chains for box_id in chain
               if empty[at[box_id]] and any(verdicts[at[end]].state == "crossed" for end in chain)]
-    return _doubted_close_up(verdicts, np.array(hidden, int), note=CHAIN_RING_HIDDEN)
+    return _doubted_leaning_empty(verdicts, np.array(hidden, int), note=CHAIN_RING_HIDDEN)
 
 
 def _empty_seen_close(verdicts: list[BoxVerdict], located: LocatedInputs, ask: np.ndarray,
