@@ -1308,8 +1308,11 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
     light_doubted = _light_crosses_doubted(inputs, theirs, ink_mm2, pen, washed, classifier,
                                            crossed_p, pen_hatcher=pen_hatcher)
     no_deep_ink = _narrow_crosses_without_deep_ink(theirs, crossed_p, ink_mm2[:, 1], washed)
-    narrow_doubted = _narrow_crosses_doubted_mirrored(
-        inputs, crossed_p, classifier, shaded=_shaded(ink_mm2[:, 1], theirs, pen, washed))
+    # (a pen's narrow cross dark without its deep ink: see NARROW_SHADE_SHARE)
+    shaded = (_without_their_deep_ink(ink_mm2[:, 1], theirs, washed, share=NARROW_SHADE_SHARE)
+              if pen else None)
+    narrow_doubted = _narrow_crosses_doubted_mirrored(inputs, crossed_p, classifier,
+                                                      shaded=shaded)
     numbered = np.array([box.kind == "number" for box in sheet.boxes])
     # the lone lines of the player's crosses, which the skip-line rules compare
     # with (a few ms a sheet: worked out once)
@@ -1695,24 +1698,13 @@ def _narrow_crosses_doubted_mirrored(inputs: np.ndarray, crossed_p: np.ndarray,
     return out
 
 
-def _shaded(deep_ink_mm2: np.ndarray, crossed: np.ndarray | None, pen: bool,
-            washed: np.ndarray) -> np.ndarray | None:
-    """Per box, whether it holds under NARROW_SHADE_SHARE of the deep ink of
-    the crosses (``crossed``, see :func:`_read_crossed`) of a player who
-    writes with a ``pen``, where the light does not wash it out (``washed``,
-    see WASHED_OUT); None where the player's crosses are not a pen's."""
-    if crossed is None or not pen:
-        return None
-    return (deep_ink_mm2 < NARROW_SHADE_SHARE * np.median(deep_ink_mm2[crossed])) & ~washed
-
-
 def _without_their_deep_ink(deep_ink_mm2: np.ndarray, crossed: np.ndarray,
-                            washed: np.ndarray) -> np.ndarray:
+                            washed: np.ndarray, share: float = NO_DEEP_INK_SHARE) -> np.ndarray:
     """Per box, whether it holds almost none of the deep ink of the player's
-    crosses (``crossed``; under NO_DEEP_INK_SHARE of the middle one's) where
-    the light does not wash it out (``washed``, see WASHED_OUT): glare takes
-    a pen's deep ink with the print."""
-    return (deep_ink_mm2 < NO_DEEP_INK_SHARE * np.median(deep_ink_mm2[crossed])) & ~washed
+    crosses (``crossed``; under ``share`` of the middle one's) where the
+    light does not wash it out (``washed``, see WASHED_OUT): glare takes a
+    pen's deep ink with the print."""
+    return (deep_ink_mm2 < share * np.median(deep_ink_mm2[crossed])) & ~washed
 
 
 def _doubt_dark_lit_crosses(verdicts: list[BoxVerdict], crossed: np.ndarray | None,

@@ -153,6 +153,17 @@ class _Spread:
                    np.maximum((sxx + syy) / 2 - half_gap, 1e-3),
                    0.5 * np.arctan2(2 * sxy, sxx - syy))
 
+    @property
+    def length(self) -> np.ndarray:
+        """How long each spread is along its long axis, as a line would be (px)."""
+        return 4 * np.sqrt(self.major)
+
+    @property
+    def drawn_out(self) -> np.ndarray:
+        """Whether each spread has MIN_PX pixels or more and is ELONGATION
+        times as long as it is wide, as a line is."""
+        return (self.pixels >= MIN_PX) & (np.sqrt(self.major / self.minor) >= ELONGATION)
+
 
 @dataclass(frozen=True)
 class LoneLines:
@@ -204,8 +215,7 @@ def short_flat_traces(inputs: np.ndarray) -> np.ndarray:
     hiding most of it. Too short to be taken for such a line in a box read
     empty; nor is it a cross's mark (read.CLOSE_LOOK)."""
     spread = _Spread.of(darkened_paper(inputs, paper=paper_pixels(inputs)))
-    return ((spread.pixels >= MIN_PX) & (np.sqrt(spread.major / spread.minor) >= ELONGATION)
-            & (4 * np.sqrt(spread.major) < LENGTH_PX[0])
+    return (spread.drawn_out & (spread.length < LENGTH_PX[0])
             & (np.abs(np.degrees(spread.angle)) <= MAX_TILT_DEG))
 
 
@@ -217,12 +227,9 @@ def lone_lines(inputs: np.ndarray, *, grain: float = 0.0) -> LoneLines:
     paper = paper_pixels(inputs)
     mask = darkened_paper(inputs, paper=paper)
     spread = _Spread.of(mask)
-    n, mx, my, major, minor, angle = (spread.pixels, spread.mx, spread.my, spread.major,
-                                      spread.minor, spread.angle)
+    n, mx, my, angle, length = spread.pixels, spread.mx, spread.my, spread.angle, spread.length
     dx, dy = _XS[None] - mx[:, None, None], _YS[None] - my[:, None, None]
-    length = 4 * np.sqrt(major)
-    line = ((n >= MIN_PX) & (np.sqrt(major / minor) >= ELONGATION)
-            & (length >= LENGTH_PX[0]) & (length <= LENGTH_PX[1])
+    line = (spread.drawn_out & (length >= LENGTH_PX[0]) & (length <= LENGTH_PX[1])
             & (n / np.maximum(length, 1e-6) <= THICKNESS_PX))
     # the paper beyond the line, looked at where there is one (most marks
     # are none): how far each pixel lies from it (through the spread's centre)
