@@ -39,7 +39,7 @@ from qwixx_print.layout import load_layout  # noqa: E402
 from qwixx_scan.blank import blank_reference, render_blank  # noqa: E402
 from qwixx_scan.box_model import MEMBERS, box_classifier, combine  # noqa: E402
 from qwixx_scan.box_inputs import box_inputs  # noqa: E402
-from qwixx_scan.read import CROSSED_P, EMPTY_P  # noqa: E402
+from qwixx_scan.verdict import CROSSED_P, EMPTY_P  # noqa: E402
 from reader_benchmark import READ_PX_PER_MM, degrade  # noqa: E402
 from train_box_classifier import wide_degradation  # noqa: E402
 

@@ -41,7 +41,7 @@ from photogen.strokes import (EXTRA_KINDS, MARK_KINDS, PENS,  # noqa: E402
 from qwixx_scan.blank import blank_reference  # noqa: E402
 from qwixx_scan.box_model import box_classifier  # noqa: E402
 from qwixx_scan.box_inputs import WINDOW_MM, box_inputs  # noqa: E402
-from qwixx_scan.read import CROSSED_P, EMPTY_P  # noqa: E402
+from qwixx_scan.verdict import CROSSED_P, EMPTY_P  # noqa: E402
 from reader_benchmark import READ_PX_PER_MM, degrade, drawn_sheet  # noqa: E402
 from train_box_classifier import wide_degradation  # noqa: E402
 

@@ -13,9 +13,9 @@ each sheet the training's wide way (no hard shadows) and asks the networks about
 Prints, per band of tilt, the share of lined boxes the combined networks
 read crossed (a wrong box: the worst), doubtful and empty, with the
 reader's doubt of crosses that look like such lines on a sheet whose
-player's crosses do not (qwixx_scan.read.SKIP_LIKE_TILT_DEG, RISING_SKIP_INK) and without
-it, and below them how the sheets' crossed boxes read (they must not
-suffer for it).
+player's crosses do not (qwixx_scan.their_crosses.SKIP_LIKE_TILT_DEG,
+RISING_SKIP_INK) and without it, and below them how the sheets' crossed
+boxes read (they must not suffer for it).
 """
 
 from __future__ import annotations
@@ -39,8 +39,9 @@ from photogen.strokes import draw_sheet_marks_detailed, random_style  # noqa: E4
 from qwixx_scan.blank import blank_reference  # noqa: E402
 from qwixx_scan.box_model import box_classifier  # noqa: E402
 from qwixx_scan.box_inputs import box_inputs  # noqa: E402
-from qwixx_scan.read import CROSSED_P, EMPTY_P, _read_crossed, _skip_like_crosses  # noqa: E402
 from qwixx_scan.skip_lines import paper_grain  # noqa: E402
+from qwixx_scan.their_crosses import read_crossed, skip_like_crosses  # noqa: E402
+from qwixx_scan.verdict import CROSSED_P, EMPTY_P  # noqa: E402
 from reader_benchmark import READ_PX_PER_MM, degrade, drawn_sheet  # noqa: E402
 from train_box_classifier import wide_degradation  # noqa: E402
 
@@ -76,9 +77,9 @@ def main() -> None:
         rectified = degrade(image, PPM, degradation, np.random.default_rng(k))
         inputs, ink_mm2 = box_inputs(rectified, sheet, blank_reference(sheet, READ_PX_PER_MM))
         p = classifier.crossed_probability(inputs)
-        like = _skip_like_crosses(inputs, _read_crossed(p), ink_mm2[:, 0],
-                                  np.array([b.kind == "number" for b in sheet.boxes]), p,
-                                  grain=paper_grain(inputs, p <= EMPTY_P))
+        like = skip_like_crosses(inputs, read_crossed(p), ink_mm2[:, 0],
+                                 np.array([b.kind == "number" for b in sheet.boxes]), p,
+                                 grain=paper_grain(inputs, p <= EMPTY_P))
         ids = [b.id for b in sheet.boxes]
         for box_id, tilt in report.skip_tilts.items():
             tilts.append(abs(tilt))

@@ -9,7 +9,7 @@ than the paper around it, or than its neighbour boxes' paper (or tinted
 where light is not), is covered with ink, not shaded, and takes their
 level. The window divided by that level (paper = 1) next to the same window
 of the blank sheet is the networks' input (``box_model``); with it come the
-ink each box holds, for the physical checks of :mod:`qwixx_scan.read`, and
+ink each box holds, for the physical checks of :mod:`qwixx_scan.verdict`, and
 where each box was found. Training (training/train_box_classifier.py) takes
 its inputs from :func:`box_inputs`, so the networks learn from what they
 will see.
@@ -113,7 +113,7 @@ COVERED_TINT = 0.5
 #: Ink for the physical check: darker than the darkest blank value nearby by
 #: INK_DARKNESS (fraction of paper), inside the box less INTERIOR_INSET_MM;
 #: deep ink by DEEP_INK_DARKNESS, which tells a mark from shade (see
-#: read.EMPTY_MAX_DEEP_INK_MM2).
+#: verdict.EMPTY_MAX_DEEP_INK_MM2).
 INK_DARKNESS = 0.15
 DEEP_INK_DARKNESS = 0.4
 INTERIOR_INSET_MM = 0.6
@@ -293,7 +293,7 @@ def located_box_inputs(rectified: np.ndarray, sheet: Sheet,
     box's print matched the blank sheet's where it was found (normalised
     correlation, see :func:`locate_boxes`); ``lit_from_around(indices)``:
     those boxes' input once more with the paper level taken just around
-    each box and not evened out inside it (see read.LIT_FROM_AROUND);
+    each box and not evened out inside it (see verdict.LIT_FROM_AROUND);
     ``close_look(indices)``: those boxes' input at CLOSE_PX a side (the
     same window and paper level, about twice the resolution);
     ``where_neighbours_put(indices)``: those boxes' input taken where their

@@ -51,7 +51,7 @@ CLOSE_PX = 96
 #: review; this check costs none and still catches what ``a`` knows.)
 SURE = 0.8
 #: Where the networks asked first (FIRST) are all this sure of one verdict
-#: (the reader's own thresholds, read.CROSSED_P and read.EMPTY_P), the
+#: (the reader's own thresholds, verdict.CROSSED_P and verdict.EMPTY_P), the
 #: others are not asked: the median of ``b``, ``c`` and ``d`` then lies
 #: between ``b`` and ``c`` whatever ``d`` says, so the verdict stands. That
 #: is 98-99.7 % of the boxes: the late networks add well under a millisecond
@@ -72,7 +72,7 @@ LEAN = 0.4
 #: the 160 table photos or photogen's 1,650 had it so; one of the 9,360 of
 #: the unseen-marks benchmark, next to a thin X, did).
 #: Where the networks asked first all read a box empty, ``d`` is not asked
-#: (see AGREED) unless the box holds some ink (read.TURN_CHECK_INK_MM2) or
+#: (see AGREED) unless the box holds some ink (verdict.TURN_CHECK_INK_MM2) or
 #: its paper is darkened (read.PENCIL_ASK_DARK_PX): then it is, and where
 #: it gives PENCIL_LEAN or more, every network is asked as for a box they
 #: are unsure of. A classic sheet shaded in with
@@ -367,7 +367,7 @@ class CloseLook:
     the others' INPUT_PX (training/train_box_classifier.py ``tune-close``).
     At the others' 3.5 px/mm a light pencil stroke is a pixel of mid grey;
     at 7 it keeps its shape. Asked only about a few doubtful boxes of a
-    sheet (see read.CLOSE_LOOK and read.CLOSE_EMPTY_P), so it is loaded
+    sheet (see closer_look.CLOSE_LOOK and closer_look.CLOSE_EMPTY_P), so it is loaded
     then."""
 
     def __init__(self, path: Path = MODELS / "box_classifier_close.onnx"):

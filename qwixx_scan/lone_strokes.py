@@ -9,7 +9,7 @@ ink as half of the player's crosses, in their pen's dark ink. A line
 through a skipped number is flat (skip_lines: up to 20 degrees, hurried
 rising ones to 30); stray dots or the edge of a pen lying on the sheet
 make no stroke through the middle. A box read empty whose mark is such a
-stroke is doubted (read.LONE_STROKE).
+stroke is doubted (verdict.LONE_STROKE).
 
 The stroke is skip_lines.lone_lines' line at any tilt: the box's darkened
 paper a thin line with clean paper around it, here tilted STEEP_DEG or more

@@ -146,6 +146,10 @@ CIRCLE_MIDDLE_PX = 8
 CIRCLE_MIDDLE_COVER = 0.05
 #: The pixels of a box's middle within CIRCLE_MIDDLE_PX of its centre.
 _MIDDLE = np.hypot(*(np.mgrid[0:INNER_PX, 0:INNER_PX] - (INNER_PX - 1) / 2)) < CIRCLE_MIDDLE_PX
+#: Ink for its colour (ink_colours): photo darker than this share of the
+#: paper, where the blank sheet is lighter than INK_COLOUR_PAPER (not print).
+INK_COLOUR_BELOW = 0.8
+INK_COLOUR_PAPER = 0.85
 
 
 def like_own_crosses(crossed: np.ndarray, empty: np.ndarray, doubtful: np.ndarray,
@@ -156,7 +160,7 @@ def like_own_crosses(crossed: np.ndarray, empty: np.ndarray, doubtful: np.ndarra
     crosses, by their ink and by their darkened pixels: two bool arrays per
     box. ``crossed``/``empty``: bool per box, read with confidence.
     ``ink_mm2``: ink per box; ``colour``: its mean darkening per BGR channel
-    (n x 3, see :func:`qwixx_scan.read.ink_colours`); ``vote``: the five
+    (n x 3, see :func:`ink_colours`); ``vote``: the five
     networks' median P(crossed) (used where ``doubtful``); ``darkened``: per
     box, see :func:`darkened_pixels` (None: by ink alone); ``paper``: per
     box, how many pixels of its middle are paper (see :func:`paper_pixels`;
@@ -190,6 +194,17 @@ def like_own_crosses(crossed: np.ndarray, empty: np.ndarray, doubtful: np.ndarra
     if np.median(darkened[crossed]) < MIN_CROSS_COVER * INNER_PX**2:
         return by_ink, nothing
     return by_ink, coloured & leaning & shaded & ~by_ink
+
+
+def ink_colours(inputs: np.ndarray) -> np.ndarray:
+    """Each box's ink colour: the mean darkening (1 - photo, paper = 1) per
+    BGR channel over the pixels inside the box that are darker than 0.8 of
+    the paper where the blank sheet is light (n x 3; zeros where none)."""
+    photo = inputs[:, :3, INNER, INNER]
+    ink = (photo.min(axis=1) < INK_COLOUR_BELOW) & (inputs[:, 3:6, INNER, INNER].min(axis=1)
+                                                    > INK_COLOUR_PAPER)
+    count = np.maximum(ink.sum(axis=(1, 2)), 1)[:, None]
+    return ((1.0 - photo) * ink[:, None]).sum(axis=(2, 3)) / count
 
 
 def hatches(crossed: np.ndarray, darkened: np.ndarray, paper: np.ndarray, *,

@@ -19,8 +19,8 @@ from qwixx_print.rules import score_sheet
 
 from .game import Scoreboard
 from .pipeline import PhotoResult, SheetResult
-from .read import DOUBTFUL_SHEET
 from .rectify import RECT_PX_PER_MM
+from .verdict import DOUBTFUL_SHEET
 
 # Overlay colours, BGR.
 CROSSED = (40, 160, 0)

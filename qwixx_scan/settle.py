@@ -55,7 +55,7 @@ class Settled:
 def settle(sheet: Sheet, verdicts: dict[str, Any]) -> tuple[dict[str, Any], list[Settled]]:
     """The verdicts with every doubtful box the rules settle, and what was settled.
 
-    ``verdicts``: box id -> :class:`qwixx_scan.read.BoxVerdict` (``state``,
+    ``verdicts``: box id -> :class:`qwixx_scan.verdict.BoxVerdict` (``state``,
     ``lean``). Settled boxes get the settled state and keep the rest.
     """
     crossed, doubtful = _crossed_and_doubtful(sheet, verdicts)

@@ -4,8 +4,8 @@ line through it holds no cross.
 Players strike through the numbers they pass over, and the rules advise it:
 a short horizontal line through the number. The networks read most of them
 empty; in pencil, in dim photos, some come out unsure, and where the sheet
-holds a very faint cross (read.FAINT_MARK_MM2) or the photo is white to the
-brim (read.CLIPPED_SHARE) a box read empty with any trace of a mark is
+holds a very faint cross (verdict.FAINT_MARK_MM2) or the photo is white to the
+brim (glare.CLIPPED_SHARE) a box read empty with any trace of a mark is
 doubted: a skipped number struck through went to review with them.
 
 A mark is taken for such a line by the shape of the box's darkened paper
@@ -57,7 +57,7 @@ CLEAN_SHARE = 0.1
 #: photo (hard independent table 141, photo 32) a quarter of clean paper is
 #: darkened by FAINTLY or more, and no line was ever lone there: a hooked
 #: line through a skipped number, read crossed, was not doubted as one (see
-#: read.FLAT_SKIP_SURE_P). Over the 80 independent sets at hand (11,634
+#: their_crosses.FLAT_SKIP_SURE_P). Over the 80 independent sets at hand (11,634
 #: sheets), 4,078 more lines through skipped numbers read empty are found,
 #: 7 in boxes the networks are unsure of (so read empty) and 2 right
 #: crosses unsure of, leaning crossed (left so); 9 sheets read differently
@@ -68,7 +68,7 @@ GRAIN_PERCENTILE = 95
 
 
 #: On the sheet of a player whose crosses are hardly ever lone lines (see
-#: read.SKIP_LIKE_SHARE), a line may be this steep: a flat check's long
+#: their_crosses.SKIP_LIKE_SHARE), a line may be this steep: a flat check's long
 #: stroke, which MAX_TILT_DEG keeps out, is no mark of theirs. Hurried lines
 #: through skipped numbers lie up to 20 degrees from flat; of the 42 such
 #: lines left doubtful over 40 independent sets (5,811 sheets, seeds
@@ -213,7 +213,7 @@ def short_flat_traces(inputs: np.ndarray) -> np.ndarray:
     MAX_TILT_DEG of flat, but under LENGTH_PX[0] long): what a line through
     a skipped number leaves where it runs over the digits, the print
     hiding most of it. Too short to be taken for such a line in a box read
-    empty; nor is it a cross's mark (read.CLOSE_LOOK)."""
+    empty; nor is it a cross's mark (closer_look.CLOSE_LOOK)."""
     spread = _Spread.of(darkened_paper(inputs, paper=paper_pixels(inputs)))
     return (spread.drawn_out & (spread.length < LENGTH_PX[0])
             & (np.abs(np.degrees(spread.angle)) <= MAX_TILT_DEG))

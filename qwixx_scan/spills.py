@@ -7,7 +7,7 @@ stroke in the box and may read it crossed. Such ink lies all along one edge
 of the box, none in its middle, and runs on past that edge toward a
 neighbour read crossed; a cross of this player's own goes through the
 middle of its box. A box read crossed whose mark is like that, holding less
-ink than the player's crosses, is doubted (read.SPILT_OVER).
+ink than the player's crosses, is doubted (verdict.SPILT_OVER).
 
 Ink here is paper (own_marks.paper_window: print and its edges left out, so
 a stroke shows in the box, and past the box's printed frame in the margin
@@ -29,7 +29,7 @@ their sheets, on 1 to 4 % of other players' sheets), and their circles
 often show as one arc along one edge, running past it; on their sheets
 (the player's crosses putting under THROUGH_MIDDLE of their ink in the
 middle) nothing is doubted so: 48 right circles would have been. Nor is
-a box the light washes out (read.WASHED_OUT): under a lamp's glare
+a box the light washes out (glare.WASHED_OUT): under a lamp's glare
 (``scan_benchmark.py --spoil glare``, seeds 9 and 70) two right X's and
 checks of thick blue pens showed only pieces of their strokes, along an
 edge, and were doubted so.
@@ -89,7 +89,7 @@ def spilt_over(inputs: np.ndarray, crossed: np.ndarray | None, ink_mm2: np.ndarr
     ``inputs``: the boxes' network inputs (see box_inputs); ``ink_mm2``: ink
     per box; ``neighbours``: per box and side (SIDES order) the index of the
     box beside it there, -1 for none (see :func:`neighbour_table`); ``washed``:
-    the boxes the light washes out (read.WASHED_OUT), left alone: glare leaves
+    the boxes the light washes out (glare.WASHED_OUT), left alone: glare leaves
     a right cross little of its ink, in pieces."""
     out = np.zeros(len(ink_mm2), bool)
     if crossed is None:

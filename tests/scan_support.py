@@ -13,7 +13,7 @@ import numpy as np
 from qwixx_print.layout import Sheet
 from qwixx_scan.blank import render_blank
 from qwixx_scan.box_model import INPUT_CHANNELS, INPUT_PX
-from qwixx_scan.read import BoxEvidence, BoxVerdict, decide
+from qwixx_scan.verdict import BoxEvidence, BoxVerdict, decide
 
 SHEET_PPM = 12.0  # px per mm of the flat sheet image the photos are made from
 
@@ -189,8 +189,8 @@ def benchmark_photo(tmp_path, index: int, seed: int = 4):
 
 
 def verdict_of(*evidence, **more) -> BoxVerdict:
-    """:func:`qwixx_scan.read.decide`'s verdict on one box, whose evidence is
-    given as :class:`qwixx_scan.read.BoxEvidence`'s fields."""
+    """:func:`qwixx_scan.verdict.decide`'s verdict on one box, whose evidence is
+    given as :class:`qwixx_scan.verdict.BoxEvidence`'s fields."""
     return decide(BoxEvidence(*evidence, **more))
 
 

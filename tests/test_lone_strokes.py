@@ -10,7 +10,7 @@ from scan_support import (C, boxes_with, independent_photo, no_sheet_sure_of_a_w
 
 from qwixx_scan.box_model import box_classifier
 from qwixx_scan.lone_strokes import Strokes, lone_strokes
-from qwixx_scan.read import LONE_STROKE, SHORT_STROKE
+from qwixx_scan.verdict import LONE_STROKE, SHORT_STROKE
 
 
 SLASH = pen_stroke(C - 7, C + 7, C + 7, C - 7)  # 45 degrees through the middle

@@ -12,9 +12,8 @@ import pytest
 from scan_support import spoilt_photo_sheet
 
 from qwixx_scan.box_model import INPUT_CHANNELS, INPUT_PX
-from qwixx_scan.own_marks import (DARKENED, MIN_CROSSES, circles, darkened_pixels,
+from qwixx_scan.own_marks import (DARKENED, MIN_CROSSES, circles, darkened_pixels, ink_colours,
                                   like_own_crosses, paper_pixels)
-from qwixx_scan.read import ink_colours
 
 PENCIL = np.array([0.4, 0.4, 0.38])  # mean darkening per BGR channel
 SKIN = np.array([0.45, 0.3, 0.05])
@@ -237,7 +236,7 @@ def _marked_boxes(mark: str, count: int) -> np.ndarray:
 
 
 def test_a_player_who_circles_numbers_leaves_the_middle_of_their_boxes_bare():
-    # (read.CHAIN_RING_HIDDEN asks it: a sheet on the real photo is in
+    # (closer_look.CHAIN_RING_HIDDEN asks it: a sheet on the real photo is in
     # test_scan_pencil.py, independent hard seed 272 photo 11.)
     for mark, circling in (("circle", True), ("x", False), ("slash", False)):
         boxes = _marked_boxes(mark, MIN_CROSSES + 2)

@@ -20,8 +20,8 @@ from photogen.strokes import MARK_KINDS, PENS, draw_sheet_marks_detailed, random
 from qwixx_print.layout import load_layout
 from qwixx_scan.blank import render_blank
 from qwixx_scan.box_inputs import SURROUND_MM
-from qwixx_scan.read import (CROSSED_P, EMPTY_P, LIT_CROSSED, LIT_FROM_AROUND, BoxVerdict,
-                             read_marks)
+from qwixx_scan.read import read_marks
+from qwixx_scan.verdict import CROSSED_P, EMPTY_P, LIT_CROSSED, LIT_FROM_AROUND, BoxVerdict
 
 PX = 8.0
 MARKED = ["red-3", "red-7", "red-lock", "yellow-5", "yellow-12", "green-11", "green-4",
@@ -340,7 +340,7 @@ def test_the_late_networks_are_asked_only_where_the_first_are_not_agreed(treden)
     # Asking a and d about every box gives the same verdicts, and where e, b
     # and c are not all sure of one verdict, the very same probability.
     from qwixx_scan.box_model import AGREED, DECIDERS, FIRST, MEMBERS, box_classifier, combine
-    from qwixx_scan.read import CROSSED_P, EMPTY_P
+    from qwixx_scan.verdict import CROSSED_P, EMPTY_P
 
     first = [MEMBERS.index(m) for m in FIRST]
     inputs, blends = _circled_blends(treden, 48)
@@ -402,7 +402,7 @@ def test_a_box_the_networks_are_unsure_of_is_decided_by_its_mirrored_views_too(t
     # and mirrored three ways; their log-odds averaged decide, and a toss-up
     # in any one view stays a toss-up.
     from qwixx_scan.box_model import DECIDERS, MEMBERS, MIRRORED_EMPTY, box_classifier, combine
-    from qwixx_scan.read import CROSSED_P, EMPTY_P
+    from qwixx_scan.verdict import CROSSED_P, EMPTY_P
 
     _, blends = _circled_blends(treden, 24)
     classifier = box_classifier()
@@ -668,7 +668,7 @@ def test_a_cross_the_ink_count_misses_needs_every_network_but_a_sure_and_a_not_a
     # count finds nothing: the networks must all but agree. ``a`` (exact
     # prints only) reads light pencil poorly: it need only not be sure of
     # an empty box.
-    from qwixx_scan.read import sure_of_a_cross
+    from qwixx_scan.verdict import sure_of_a_cross
 
     #                 a     b     c     d     e
     each = np.array([[0.95, 0.42, 0.25, 0.19, 0.95, 0.95],
@@ -820,7 +820,7 @@ def test_a_sheet_with_many_boxes_scribbled_over_is_read_not_doubted_whole(classi
 
 
 def test_a_box_not_seen_is_doubtful_whatever_the_networks_say():
-    from qwixx_scan.read import UNSEEN
+    from qwixx_scan.verdict import UNSEEN
 
     for p in (0.001, 0.999):
         verdict = verdict_of("red-lock", p, 0.0 if p < 0.5 else 6.0, 0.0, seen=False)
@@ -829,11 +829,12 @@ def test_a_box_not_seen_is_doubtful_whatever_the_networks_say():
 
 
 def test_a_narrow_cross_without_a_dark_pens_deep_ink_is_doubtful():
-    from qwixx_scan.read import (DARK_PEN_DEEP_INK_MM2, NARROW_CROSS_P, NO_DEEP_INK,
-                                 _narrow_crosses_without_deep_ink, _read_crossed)
+    from qwixx_scan.their_crosses import (DARK_PEN_DEEP_INK_MM2, NARROW_CROSS_P,
+                                          narrow_crosses_without_deep_ink, read_crossed)
+    from qwixx_scan.verdict import NO_DEEP_INK
 
     def narrow(crossed_p, deep, washed):
-        return _narrow_crosses_without_deep_ink(_read_crossed(crossed_p), crossed_p, deep, washed)
+        return narrow_crosses_without_deep_ink(read_crossed(crossed_p), crossed_p, deep, washed)
 
     # Four dark crosses (deep ink 14 mm^2), then narrow and sure crosses with
     # no deep ink, and an empty box.
@@ -857,7 +858,7 @@ def test_a_narrow_cross_without_a_dark_pens_deep_ink_is_doubtful():
 def test_a_narrow_cross_a_decider_reads_empty_mirrored_is_doubtful_leaning_crossed():
     # (Which boxes are asked is shown on a real photo in
     # test_scan_hidden_corner.py: seed 67, table photo 35.)
-    from qwixx_scan.read import NARROW_MIRRORED
+    from qwixx_scan.verdict import NARROW_MIRRORED
 
     verdict = verdict_of("blue-6", 0.912, 2.9, 0.0, narrow_doubted=True)
     assert (verdict.state, verdict.note, verdict.lean) == ("uncertain", NARROW_MIRRORED, "crossed")
@@ -869,10 +870,10 @@ def test_a_dies_shadow_over_an_empty_box_of_a_pen_player_is_doubtful(tmp_path):
     # a red die lying on the sheet above red 10 throws its shadow over the
     # empty red 11 of a black pen's player. The networks read it crossed
     # only narrowly (0.949), with 0.06 of the deep ink of the player's X's;
-    # it came out ``ok`` with a wrong score (see read.NARROW_SHADE_SHARE).
+    # it came out ``ok`` with a wrong score (see their_crosses.NARROW_SHADE_SHARE).
     from scan_support import independent_photo
 
-    from qwixx_scan.read import NARROW_MIRRORED
+    from qwixx_scan.verdict import NARROW_MIRRORED
 
     result, truth = independent_photo(tmp_path, 240, 2, table=True)
     (sheet,) = [s for s in result.sheets if s.sheet.letter == "B"]
@@ -890,16 +891,16 @@ def test_a_dies_shadow_over_an_empty_box_of_a_pen_player_is_doubtful(tmp_path):
 
 
 def test_the_empty_boxes_of_a_sheet_with_many_doubts_are_doubted_too():
-    from qwixx_scan.read import (DOUBTFUL_MARK, DOUBTFUL_SHEET, MANY_DOUBTFUL, STRUCK_THROUGH,
-                                 _doubt_empties_of_a_doubtful_sheet)
+    from qwixx_scan.verdict import (DOUBTFUL_MARK, DOUBTFUL_SHEET, MANY_DOUBTFUL, STRUCK_THROUGH,
+                                    doubt_empties_of_a_doubtful_sheet)
 
     def sheet(n_doubtful):
         return ([BoxVerdict(f"red-{k}", "uncertain", 0.3, DOUBTFUL_MARK) for k in range(n_doubtful)]
                 + [BoxVerdict("blue-2", "crossed", 1.0, ""), BoxVerdict("blue-3", "empty", 1.0, ""),
                    BoxVerdict("blue-4", "empty", 0.9, STRUCK_THROUGH)])
 
-    assert _doubt_empties_of_a_doubtful_sheet(sheet(MANY_DOUBTFUL - 1)) == sheet(MANY_DOUBTFUL - 1)
-    out = {v.box_id: v for v in _doubt_empties_of_a_doubtful_sheet(sheet(MANY_DOUBTFUL))}
+    assert doubt_empties_of_a_doubtful_sheet(sheet(MANY_DOUBTFUL - 1)) == sheet(MANY_DOUBTFUL - 1)
+    out = {v.box_id: v for v in doubt_empties_of_a_doubtful_sheet(sheet(MANY_DOUBTFUL))}
     assert (out["blue-3"].state, out["blue-3"].note, out["blue-3"].lean) == (
         "uncertain", DOUBTFUL_SHEET, "empty")
     # a cross stays counted, a line through a skipped number stays empty
@@ -939,7 +940,7 @@ def test_the_close_look_sees_the_usual_input_at_twice_the_resolution(classic):
 
 
 def test_the_close_look_reads_clear_pencil_crosses_crossed_and_empty_boxes_empty(classic):
-    # What read.CLOSE_LOOK relies on: a cross reads crossed in every view,
+    # What closer_look.CLOSE_LOOK relies on: a cross reads crossed in every view,
     # an empty box reads empty in some view (it is taken as crossed only
     # where every view reads it crossed).
     from qwixx_scan.blank import blank_reference
@@ -970,14 +971,14 @@ def _grainy_sheet_measures(inked_crosses: int) -> tuple[np.ndarray, ...]:
 
 
 def test_a_pens_crosses_that_leave_their_dark_ink_do_not_make_the_sheet_faint():
-    from qwixx_scan.read import INKED_CROSSES_SHARE, _faint_crosses
+    from qwixx_scan.verdict import INKED_CROSSES_SHARE, faint_crosses
 
     # three crosses in four or more leave the pen's dark ink: the pen is not
     # faint, the one cross under the grain's ink is not either
     inked = int(np.ceil(INKED_CROSSES_SHARE * 20))
-    assert not _faint_crosses(*_grainy_sheet_measures(inked))
+    assert not faint_crosses(*_grainy_sheet_measures(inked))
     # fewer: nothing tells the player's crosses from the grain, the sheet is faint
-    assert _faint_crosses(*_grainy_sheet_measures(inked - 2))
+    assert faint_crosses(*_grainy_sheet_measures(inked - 2))
 
 
 def test_boxes_moved_past_the_sheets_edge_are_read_from_the_photo_around_it(classic):

@@ -2,7 +2,7 @@
 
 An empty box under the reflection is read empty where it reads empty with
 its contrast restored, at its place and where its neighbours put it, on the
-sheet of a player who writes with a pen (read.RESTORED_EMPTY)."""
+sheet of a player who writes with a pen (glare.RESTORED_EMPTY)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,10 @@ import cv2
 import numpy as np
 import pytest
 
+from qwixx_scan.glare import restored_contrast
 from qwixx_scan.identify import KnownSheets
 from qwixx_scan.pipeline import scan_photo
-from qwixx_scan.read import WASHED_OUT_NOTE, restored_contrast
+from qwixx_scan.verdict import WASHED_OUT_NOTE
 
 ANNA = Path(__file__).resolve().parent.parent / "samples" / "photos" / "anna.jpg"
 
@@ -62,7 +63,7 @@ def test_boxes_of_an_evenly_lit_sheet_are_not_washed_out(known):
     "yellow-11", "red-4",
     # a penalty box, doubted under glare on any sheet where restored it is
     # not surely empty: its print fades to 0.29 of the contrast and the
-    # paper brightens, but restored it reads empty (read.GLARED_PENALTY_SHARE)
+    # paper brightens, but restored it reads empty (glare.GLARED_PENALTY_SHARE)
     pytest.param("penalty-3", id="penalty-3"),
 ])
 def test_an_empty_box_under_a_glare_spot_is_read_empty_on_a_pens_sheet(tmp_path, known, box_id):
@@ -111,7 +112,7 @@ def _doubted_under_glare(tmp_path: Path, known: KnownSheets, seed: int, index: i
     pytest.param(9, 54, "blue-9", id="pencil-cross-lost"),
     # Seed 109, photo 30: a pencil X over green 9 at the edge of the
     # reflection, its print at 0.47 of the contrast the sheet's empty boxes
-    # show, read empty at 0.0003 on a sheet ``ok`` (read.PENCIL_WASHED_OUT).
+    # show, read empty at 0.0003 on a sheet ``ok`` (glare.PENCIL_WASHED_OUT).
     pytest.param(109, 30, "green-9", id="pencil-cross-half-washed"),
     # Seed 187, photo 21: a small pencil X over blue 3, its print at 0.51
     # of that contrast, read empty at 0.001 on a sheet ``ok``.
@@ -120,7 +121,7 @@ def _doubted_under_glare(tmp_path: Path, known: KnownSheets, seed: int, index: i
     pytest.param(179, 80, "red-10", id="pencil-cross-half-washed-red"),
     # Seed 9, photo 36: a black slash over blue 8 with 4 % of the print's
     # contrast left, a toss-up between the networks; close up it read empty
-    # (read.CLOSE_EMPTY_P), the rules settled its chain partner green 8
+    # (closer_look.CLOSE_EMPTY_P), the rules settled its chain partner green 8
     # empty too, and the sheet came out ``ok`` with a wrong score.
     pytest.param(9, 36, "blue-8", id="pen-toss-up-close-up"),
     # Seed 70, photo 83: a red X over red 6, likewise (22 % left).
@@ -134,7 +135,7 @@ def test_a_cross_restoring_cannot_see_stays_doubtful(tmp_path, known, seed, inde
     # Seed 179, photo 93: a small pencil X over penalty 2 under the
     # reflection, its print at 0.14 of the usual contrast, read empty on a
     # sheet ``ok``: too little left to restore, on paper brighter than the
-    # sheet's elsewhere (read.GLARED_PENALTY_SHARE).
+    # sheet's elsewhere (glare.GLARED_PENALTY_SHARE).
     pytest.param(179, 93, "penalty-2", id="pencil-x-too-washed-to-restore"),
     # Seed 185, photo 104: light pencil hatching over penalty 1 at 0.17,
     # read empty (0.07) on a sheet ``ok``; restored it reads crossed (0.98).
@@ -143,13 +144,13 @@ def test_a_cross_restoring_cannot_see_stays_doubtful(tmp_path, known, seed, inde
     # reflection (its paper 3 times as bright as the sheet's median box),
     # so uneven inside the box that restored it shows a dark rim round a
     # bright middle and reads empty (0.008): the sheet was ``ok`` with 89
-    # points instead of 84 (read.GLARE_HEART).
+    # points instead of 84 (glare.GLARE_HEART).
     pytest.param(183, 37, "penalty-1", id="fill-in-the-heart-of-the-reflection"),
     # Seed 241, photo 96: pencil hatching over penalty 1 at 0.23 of the
     # usual contrast under a reflection so broad that it brightens the
     # sheet's middle boxes as much (0.97 times the median box's paper),
     # read empty (0.002) on a sheet ``ok`` with 84 points instead of 79;
-    # restored it reads crossed (0.99; read.BROAD_GLARE_P).
+    # restored it reads crossed (0.99; glare.BROAD_GLARE_P).
     pytest.param(241, 96, "penalty-1", id="hatching-under-a-broad-reflection"),
 ])
 def test_a_penalty_box_the_light_washes_out_is_doubtful(tmp_path, known, seed, index, box_id):
@@ -175,7 +176,7 @@ def test_a_pens_cross_under_glare_is_not_doubted_for_the_dark_ink_it_lost(tmp_pa
     # reflection as benchmarks/spoilt_photos.py does: yellow 11, filled in
     # green, lies in the glare, which takes its dark ink with the print. A
     # pen's box read crossed without its dark ink is doubted readily
-    # (read.INKLESS_VIEW_DOUBT), but not where the light washes it out: the
+    # (their_crosses.INKLESS_VIEW_DOUBT), but not where the light washes it out: the
     # sheet reads exactly and ok.
     from benchmarks.foreign_photos import make_photo
     from benchmarks.spoilt_photos import spoil
@@ -226,7 +227,7 @@ def test_a_pens_cross_washed_out_just_above_the_glare_limit_is_doubtful(tmp_path
     # reflection as the benchmark does: a black slash over blue 9 keeps 0.456
     # of the print's contrast, just above the 0.45 under which a box counts
     # as washed out; read empty (0.03, restored 0.10), the sheet came out
-    # ``ok`` with 72 points instead of 79 (read.PEN_WASHED_OUT).
+    # ``ok`` with 72 points instead of 79 (glare.PEN_WASHED_OUT).
     from scan_support import spoilt_photo_sheet
 
     sheet, want = spoilt_photo_sheet(tmp_path, 201, 54, "glare")
@@ -243,7 +244,7 @@ def test_a_pens_sparse_fill_restored_as_empty_is_doubted_when_seen_close_up(tmp_
     # Restored, the networks read the strokes empty (0.02: lines across a box
     # look like a skipped number's line) and the box was taken as empty; the
     # sheet came out ``ok`` with 108 points instead of 115. Close up,
-    # restored, it reads 0.14-0.27 (read.RESTORED_CLOSE_DOUBT).
+    # restored, it reads 0.14-0.27 (glare.RESTORED_CLOSE_DOUBT).
     path = tmp_path / "glare.jpg"
     truth = _spoilt_with_glare(248, 115, path, hard_share=1.0)
     [sheet] = scan_photo(path, layouts=known).sheets

@@ -13,6 +13,7 @@ from scan_support import (SHEET_PPM, benchmark_photo, cover, flat_sheet, indepen
                           placement, sheet_read_at, write_jpeg)
 
 from qwixx_print.layout import load_layout
+from qwixx_scan.closer_look import CLOSE_CROSSED
 from qwixx_scan.find import detect_markers, group_markers
 from qwixx_print.sheet_art import QR_BORDER_MODULES
 from qwixx_scan.identify import (
@@ -25,7 +26,6 @@ from qwixx_scan.identify import (
     search_code,
 )
 from qwixx_scan.pipeline import known_layouts, scan_photo
-from qwixx_scan.read import CLOSE_CROSSED
 from qwixx_scan.rectify import SheetFit, fit_sheet
 
 KNOWN = KnownSheets.from_layouts(known_layouts())
@@ -531,7 +531,7 @@ def test_a_light_pencil_fill_is_read_lit_from_the_paper_around_it(tmp_path):
     # out the light inside red 2 and red 7 took the fill for shade (two
     # networks sure of a cross, two of an empty box); lit from the paper
     # around them they read crossed.
-    from qwixx_scan.read import LIT_FROM_AROUND
+    from qwixx_scan.verdict import LIT_FROM_AROUND
 
     sheet, expected = independent_photo_sheet(tmp_path, 7, 49)
     assert {sheet.verdicts[b].note for b in ("red-2", "red-7")} == {LIT_FROM_AROUND}
@@ -568,7 +568,7 @@ def test_a_lighter_fill_of_a_player_who_shades_lightly_is_not_read_empty(tmp_pat
     # crossed only once lit from the paper around them. Blue 10, a step box
     # shaded lighter than the others (0.44 mm^2 of ink), read empty at
     # 0.002-0.005; lit, a toss-up. It is doubtful, not empty.
-    from qwixx_scan.read import LIT_FROM_AROUND, LIT_LEANS
+    from qwixx_scan.verdict import LIT_FROM_AROUND, LIT_LEANS
 
     sheet, expected = independent_photo_sheet(tmp_path, 13, 35)
     assert "blue-10" in expected["marked"]
@@ -586,7 +586,7 @@ def test_a_neighbours_overshooting_stroke_all_networks_read_as_a_cross_is_doubtf
     # and the sheet came out ok with a wrong score. It holds a sixth of the
     # ink of the player's crosses, and mirrored, a deciding network doubts it
     # (0.18): doubtful now.
-    from qwixx_scan.read import LIGHT_CROSS
+    from qwixx_scan.verdict import LIGHT_CROSS
 
     sheet, expected = independent_photo_sheet(tmp_path, 37, 12, 1.0)
     assert "yellow-9" not in expected["marked"]
@@ -652,7 +652,7 @@ def test_a_pencil_check_over_a_number_the_first_networks_read_empty_is_shown_to_
     # three networks asked first read it empty (0.001-0.025), ``d`` was not
     # asked, and the sheet came out ok with a wrong score. A box whose paper
     # is darkened is shown to ``d`` too (0.975): doubtful, then looked at
-    # closer (read.CLOSE_LOOK: 0.945 in every view) and taken as crossed.
+    # closer (closer_look.CLOSE_LOOK: 0.945 in every view) and taken as crossed.
     result, truth = independent_photo(tmp_path, 48, 30, table=True)
     sheet, want = _lettered_sheet(result, truth, "A")
     assert "yellow-10" in want["marked"]
@@ -692,7 +692,8 @@ def test_a_shadow_read_crossed_once_lit_from_around_is_doubtful(tmp_path):
     # (LIT_SHADOW) or, since the networks were tuned on grainy photos and
     # read it empty as it is, as a box read crossed only once lit
     # (LIT_CROSSED).
-    from qwixx_scan.read import LIT_CROSSED, LIT_SHADOW
+    from qwixx_scan.their_crosses import LIT_SHADOW
+    from qwixx_scan.verdict import LIT_CROSSED
 
     result, truth = independent_photo(tmp_path, 22, 39, table=True)
     assert result.error is None and len(result.sheets) == 4
@@ -734,7 +735,7 @@ def test_a_line_read_crossed_once_lit_with_little_of_a_pens_ink_is_doubtful(tmp_
     # the paper around it, read it crossed (0.98): the sheet came out ok
     # with a wrong score. It holds 0.07 of the ink the player's pen left in
     # their crosses: doubtful now.
-    from qwixx_scan.read import LIT_PEN_MARK
+    from qwixx_scan.their_crosses import LIT_PEN_MARK
 
     result, truth = independent_photo(tmp_path, 33, 9, 1.0, table=True)
     assert result.error is None  # (one sheet's code is too blurred to read: refused)
@@ -751,7 +752,7 @@ def test_a_pens_fill_read_crossed_only_once_lit_is_doubtful(tmp_path):
     # was taken as crossed, until an empty box of a pen's player read so
     # holding more (the next test): a pen's mark needs no such light, and
     # the box is doubtful, the sheet in review rather than guessed.
-    from qwixx_scan.read import LIT_PEN_MARK
+    from qwixx_scan.their_crosses import LIT_PEN_MARK
 
     result, truth = independent_photo(tmp_path, 23, 27, table=True)
     assert result.error is None
@@ -767,7 +768,7 @@ def test_an_empty_box_of_a_pens_player_in_a_dark_bent_photo_is_not_read_crossed(
     # a player crossing in blue was a toss-up for the networks and, lit from
     # the paper around it, crossed (0.93), holding 0.57 of the ink of the
     # player's crosses: the sheet came out ok with a wrong score. Such a box
-    # became doubtful (read.LIT_PEN_MARK); since the sheet, squeezed
+    # became doubtful (their_crosses.LIT_PEN_MARK); since the sheet, squeezed
     # unevenly, is evened out along the boxes that match fairly
     # (locate.FAIR_FIELD_MATCH), red 4 is read where it lies, and empty.
     sheet, expected = independent_photo_sheet(tmp_path, 62, 34, 1.0)
@@ -801,7 +802,7 @@ def test_a_neighbours_stroke_one_network_doubts_is_not_read_as_a_sure_cross(tmp_
     # corner of the empty yellow 11. Two deciding networks read that box
     # crossed, the third leaned empty, and the sheet came out ``ok`` with a
     # wrong score. Looked at mirrored too (box_model.SPLIT) it is doubtful,
-    # and stays so lit from around it (read.BoxEvidence.mirrored_doubt:
+    # and stays so lit from around it (verdict.BoxEvidence.mirrored_doubt:
     # the networks tuned on wild marks read it crossed that way).
     result, truth = independent_photo(tmp_path, 14, 37, 1.0, table=True)
     assert result.error is None and result.problems == []
@@ -818,8 +819,8 @@ def test_an_empty_box_of_a_pens_player_read_crossed_without_its_ink_is_doubtful(
     # crossed at 0.98, holding a fifth of the ink of the player's crosses and
     # none of their dark ink; only another doubtful box kept the sheet from
     # ``ok``. A decider doubts it mirrored (0.30): doubtful
-    # (read.INKLESS_VIEW_DOUBT).
-    from qwixx_scan.read import LIGHT_CROSS
+    # (their_crosses.INKLESS_VIEW_DOUBT).
+    from qwixx_scan.verdict import LIGHT_CROSS
 
     result, truth = independent_photo(tmp_path, 58, 19, table=True)
     sheet, want = _lettered_sheet(result, truth, "D")
@@ -833,8 +834,8 @@ def test_a_box_read_crossed_narrowly_and_empty_in_a_mirrored_view_is_doubtful(tm
     # photo 35: 40 % exposure, noise 8, JPEG 45): a faint, grainy pencil
     # line through sheet C's skipped blue 6 read crossed at 0.912, the
     # player's crosses at 0.998 and more; mirrored, a decider reads it 0.12.
-    # The sheet came out ``ok`` with a wrong score (read.NARROW_VIEW_DOUBT).
-    from qwixx_scan.read import NARROW_MIRRORED
+    # The sheet came out ``ok`` with a wrong score (their_crosses.NARROW_VIEW_DOUBT).
+    from qwixx_scan.verdict import NARROW_MIRRORED
 
     result, truth = independent_photo(tmp_path, 67, 35, 1.0, table=True)
     sheet, want = _lettered_sheet(result, truth, "C")
@@ -848,8 +849,8 @@ def test_a_flick_in_a_box_of_a_player_who_fills_boxes_is_doubtful(tmp_path):
     # 36): sheet B's player fills boxes in black; a small flick in the empty
     # red 10, 0.03 of their ink, read crossed at 0.952, one decider at 0.37
     # mirrored, and the sheet came out ``ok`` with a wrong score
-    # (read.FAINT_CROSS_SHARE).
-    from qwixx_scan.read import LIGHT_CROSS
+    # (their_crosses.FAINT_CROSS_SHARE).
+    from qwixx_scan.verdict import LIGHT_CROSS
 
     result, truth = independent_photo(tmp_path, 69, 36, table=True)
     sheet, want = _lettered_sheet(result, truth, "B")
@@ -861,7 +862,7 @@ def test_a_flick_in_a_box_of_a_player_who_fills_boxes_is_doubtful(tmp_path):
 def test_faint_crosses_in_a_noisy_photo_keep_their_sheet_faint(tmp_path):
     # The same photo, sheet A: checks barely seen in the dark and the noise.
     # Its lock cross holds 0.45 mm^2 of ink and darkens 34 pixels, where
-    # noise alone darkens 72 in the boxes read empty: faint (read.FAINT_DARK_PX
+    # noise alone darkens 72 in the boxes read empty: faint (verdict.FAINT_DARK_PX
     # counts from there, not from none). Red 4 and red 6, crosses the
     # networks read empty (0.05, 0.03), stay doubtful.
     result, truth = independent_photo(tmp_path, 14, 37, 1.0, table=True)
@@ -893,7 +894,7 @@ def test_a_pens_dark_ink_keeps_crosses_in_a_grainy_photo_from_passing_for_faint(
     # 12): the grain puts more ink in most empty boxes than one of a blue
     # pen's circles holds, so the sheet was taken as faint and three empty
     # boxes doubted. That circle holds 1.1 mm^2 of the pen's dark ink, where
-    # the empty boxes hold next to none (read.FAINT_DEEP_INK_MM2): it is no
+    # the empty boxes hold next to none (verdict.FAINT_DEEP_INK_MM2): it is no
     # fainter than the grain, and the sheet reads exactly.
     sheet, want = independent_photo_sheet(tmp_path, 143, 9)
     assert want["style"]["kind"] == "circle" and want["pen"] == "blue"
@@ -907,7 +908,7 @@ def test_a_pens_cross_over_a_dark_print_does_not_make_its_sheet_faint(tmp_path):
     # mm^2 of ink in most empty boxes; the X over the wide, dark green 10
     # holds 5.3 and 0.3 of the pen's dark ink, where the player's 23 other
     # crosses hold 2.1-8.8. Taken as faint, the sheet had three clean empty
-    # boxes doubted (read.INKED_CROSSES_SHARE).
+    # boxes doubted (verdict.INKED_CROSSES_SHARE).
     result, truth = benchmark_photo(tmp_path, 52)
     (sheet,), (want,) = result.sheets, truth["sheets"]
     assert want["pen"] == "black-ballpoint" and "green-10" in want["marked"]
@@ -978,7 +979,7 @@ def test_printed_chain_circles_read_narrowly_crossed_in_a_dark_photo_are_doubtfu
     # They hold almost none of the dark ink of the player's circles. (Since
     # the networks were tuned on wild marks green 11 reads 0.96, no longer
     # narrowly: crossed beside its doubtful partner, it breaks a rule.)
-    from qwixx_scan.read import NO_DEEP_INK
+    from qwixx_scan.verdict import NO_DEEP_INK
 
     sheet, expected = independent_photo_sheet(tmp_path, 43, 87, 1.0)
     for box in ("green-11", "blue-11"):
@@ -1093,7 +1094,7 @@ def test_a_sheet_whose_crosses_every_network_reads_empty_is_doubted_whole():
     # benchmarks/unseen_marks_benchmark.py's hatch sheet of seed 7110001:
     # every cross hatched lightly in grey pencil, which every network reads
     # empty; 6 boxes are doubtful, so no box read empty is trusted (see
-    # read.MANY_DOUBTFUL) instead of 19 crosses read empty.
+    # verdict.MANY_DOUBTFUL) instead of 19 crosses read empty.
     from benchmarks.unseen_marks_benchmark import run_sheet
 
     wrong, uncertain, sheet = run_sheet(7110001, "hatch", {})
@@ -1120,8 +1121,8 @@ def test_a_faint_line_read_crossed_narrowly_with_little_ink_is_doubtful(tmp_path
     # 1, seed 163, photo 1: blur 1.8 px, JPEG 48): sheet D's pencil X player
     # struck the skipped green 12 through with a faint line; read crossed at
     # 0.939 with 0.12 of their ink, a decider 0.46 mirrored, it made the
-    # sheet ``ok`` with 69 points instead of 62 (read.NARROW_FAINT_SHARE).
-    from qwixx_scan.read import LIGHT_CROSS
+    # sheet ``ok`` with 69 points instead of 62 (their_crosses.NARROW_FAINT_SHARE).
+    from qwixx_scan.verdict import LIGHT_CROSS
 
     result, truth = independent_photo(tmp_path, 163, 1, 1.0, table=True)
     sheet, want = _lettered_sheet(result, truth, "D")
@@ -1137,8 +1138,8 @@ def test_stray_dots_read_crossed_once_lit_on_a_strokers_sheet_are_doubtful(tmp_p
     # small pencil X's left two stray dots beside the 3 of the empty red 3.
     # The deciders leaned empty (0.19), but lit from around it read crossed
     # (0.973) with 7 darkened pixels against their X's 62, and the sheet came
-    # out ``ok`` with 166 points instead of 159 (read.LIT_SPECK_SHARE).
-    from qwixx_scan.read import LIT_SPECK
+    # out ``ok`` with 166 points instead of 159 (their_crosses.LIT_SPECK_SHARE).
+    from qwixx_scan.their_crosses import LIT_SPECK
 
     sheet, want = independent_photo_sheet(tmp_path, 200, 83, 1.0)
     assert "red-3" in want["dots_in_boxes"] and "red-3" not in want["marked"]
@@ -1154,8 +1155,8 @@ def test_a_speck_two_deciders_read_crossed_once_lit_is_doubtful_where_most_netwo
     # 0.005-0.24; lit from around it read crossed with 5 darkened pixels
     # against the X's 53, and the sheet came out ok with 84 points instead
     # of 82. The deciders leaned crossed, so only all five's median shows
-    # the doubt (read.LIT_SPECK_SHARE).
-    from qwixx_scan.read import LIT_SPECK
+    # the doubt (their_crosses.LIT_SPECK_SHARE).
+    from qwixx_scan.their_crosses import LIT_SPECK
 
     sheet, want = independent_photo_sheet(tmp_path, 247, 124)
     assert "red-10" not in want["marked"] and want["pen"] == "pencil"
@@ -1169,8 +1170,8 @@ def test_a_pen_hatchers_thick_line_through_a_skipped_number_is_doubtful(tmp_path
     # blue felt pen struck the skipped blue 12 through with one short thick
     # line over the 1. Read crossed at 0.99 (0.62 mirrored) with 0.12 of
     # the ink of their fills, it made the sheet ``ok`` with 136 points
-    # instead of 127 (read.HATCHED_VIEW_DOUBT).
-    from qwixx_scan.read import LIGHT_CROSS
+    # instead of 127 (their_crosses.HATCHED_VIEW_DOUBT).
+    from qwixx_scan.verdict import LIGHT_CROSS
 
     _a_hard_photos_skip_line_doubted(tmp_path, 220, 148, "blue-12", LIGHT_CROSS,
                                      player=("fill", "blue"), total=127)
@@ -1196,8 +1197,8 @@ def test_a_pen_players_thick_line_read_crossed_only_mirrored_is_doubtful(tmp_pat
     # networks read it 0.80-0.99, crossed once looked at mirrored (0.986),
     # and the sheet came out ``ok`` with 142 points instead of 134; the
     # player's other lines through skipped numbers hold as much ink and lie
-    # as flat (read.STRUCK_LIKE).
-    from qwixx_scan.read import STRUCK_LIKE
+    # as flat (their_crosses.STRUCK_LIKE).
+    from qwixx_scan.their_crosses import STRUCK_LIKE
 
     _a_hard_photos_skip_line_doubted(tmp_path, 230, 2, "red-11", STRUCK_LIKE,
                                      player=("check", "blue"), total=134)

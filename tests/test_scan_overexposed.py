@@ -11,7 +11,7 @@ from scan_support import _flat, photo, placement, write_jpeg
 
 from qwixx_print.layout import load_layout
 from qwixx_scan.pipeline import scan_photo
-from qwixx_scan.read import OVEREXPOSED_NOTE
+from qwixx_scan.verdict import OVEREXPOSED_NOTE
 
 SHEET = load_layout("treden").sheet("B")
 SIZE = (1800, 1350)

@@ -1,8 +1,8 @@
 """Light pencil crosses the networks cannot decide, read once darkened
-(read.DARKER_LOOKS) or looked at closer (read.CLOSE_LOOK), and only a
+(read.DARKER_LOOKS) or looked at closer (closer_look.CLOSE_LOOK), and only a
 player's who writes without a pen; and boxes doubted while the networks
 lean empty, any player's, taken as empty where the close look reads them
-empty (read.CLOSE_EMPTY_P)."""
+empty (closer_look.CLOSE_EMPTY_P)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,11 @@ import pytest
 from scan_support import (independent_photo, independent_photo_sheet,
                           no_sheet_sure_of_a_wrong_score, sheet_read_at)
 
-from qwixx_scan.read import (CHAIN_RING_DOUBTED, CHAIN_RING_HIDDEN, CLOSE_CROSSED, CLOSE_DOUBTED,
-                             CLOSE_EMPTY, DARKER_CROSSED, FAINT_DOUBT, LIT_LINE)
+from qwixx_scan.closer_look import (CHAIN_RING_DOUBTED, CHAIN_RING_HIDDEN, CLOSE_CROSSED,
+                                    CLOSE_DOUBTED, CLOSE_EMPTY)
+from qwixx_scan.read import DARKER_CROSSED
+from qwixx_scan.their_crosses import LIT_LINE
+from qwixx_scan.verdict import FAINT_DOUBT
 
 
 def _read_exactly(sheet, expected) -> None:
@@ -163,7 +166,7 @@ def test_a_hatchers_light_fill_is_doubted_when_looked_at_closer(tmp_path, seed, 
 ])
 def test_a_doubtful_empty_box_read_empty_close_up_is_taken_as_empty(tmp_path, seed, index, box):
     # The networks doubted the box, leaning empty; every view of the close
-    # look reads it empty (read.CLOSE_EMPTY_P or less), so the sheet is read
+    # look reads it empty (closer_look.CLOSE_EMPTY_P or less), so the sheet is read
     # exactly instead of going to review.
     sheet, expected = independent_photo_sheet(tmp_path, seed, index)
     assert box in expected["dots_in_boxes"] + expected["skip_lined"]
@@ -206,7 +209,7 @@ def test_a_doubt_stays_where_the_close_look_sees_a_cross_in_an_empty_box(tmp_pat
     # (first networks 0.79, 0.53, 0.2) and taken as empty close up (0.28),
     # and with red 4 read empty the sheet came out ok with 42 points instead
     # of 45, while the close look read the empty green 8 0.95: on this sheet
-    # its word that a box is empty is worth nothing (read.CLOSE_UNSTEADY_P).
+    # its word that a box is empty is worth nothing (closer_look.CLOSE_UNSTEADY_P).
     result, truth = independent_photo(tmp_path, 184, 34, 1.0, table=True)
     (want,) = [t for t in truth["sheets"] if t["letter"] == "A"]
     assert want["pen"] == "pencil" and {"red-3", "red-4"} <= set(want["marked"])
@@ -361,7 +364,7 @@ def test_a_skip_line_read_crossed_only_once_lit_from_around_is_doubtful(tmp_path
     # 6.4, JPEG quality 60): a pencil X player's line rising 17 degrees
     # through a skipped red 5. The networks split over it (0.22-0.92); lit
     # from around it, it read crossed (0.965) and the sheet came out ok
-    # with 91 instead of 84 (read.LIT_LINE).
+    # with 91 instead of 84 (their_crosses.LIT_LINE).
     sheet, expected = independent_photo_sheet(tmp_path, 232, 143, 1.0)
     assert expected["style"]["kind"] == "x" and expected["pen"] == "pencil"
     assert "red-5" in expected["skip_lined"] and "red-5" not in expected["marked"]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from qwixx_print.layout import load_layout
 from qwixx_print.rules import score_sheet
-from qwixx_scan.read import BoxVerdict
 from qwixx_scan.settle import MAX_DOUBTFUL, settle
+from qwixx_scan.verdict import BoxVerdict
 
 KETTINGEN_B = load_layout("kettingen").sheet("B")
 CLASSIC = load_layout("classic").sheet(None)
@@ -231,7 +231,7 @@ def test_a_rule_warning_names_the_doubtful_boxes_of_its_own_rows():
 
 def test_the_empty_boxes_of_a_sheet_with_many_doubts_are_listed_on_one_line():
     from qwixx_scan.pipeline import SheetResult
-    from qwixx_scan.read import DOUBTFUL_SHEET
+    from qwixx_scan.verdict import DOUBTFUL_SHEET
     from qwixx_scan.report import sheet_table
 
     numbers = [x.id for x in CLASSIC.boxes if x.kind == "number"]

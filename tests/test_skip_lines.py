@@ -10,8 +10,8 @@ from scan_support import (boxes_with, independent_photo, independent_photo_sheet
                           no_sheet_sure_of_a_wrong_score, verdict_of)
 
 from qwixx_scan.box_model import INPUT_PX
-from qwixx_scan.read import EMPTY_MAX_DEEP_INK_MM2, FAINT_EMPTY_P, STRUCK_THROUGH
 from qwixx_scan.skip_lines import ink_axes, struck_through
+from qwixx_scan.verdict import EMPTY_MAX_DEEP_INK_MM2, FAINT_EMPTY_P, STRUCK_THROUGH
 
 PENCIL = 0.55  # the photo's grey where a pencil stroke lies (paper 1)
 
@@ -112,14 +112,14 @@ def test_a_line_on_grainy_paper_is_found_once_the_grain_is_allowed_for():
 
 
 def test_steeper_skip_lines_are_looked_for_only_on_sheets_of_crosses_that_are_no_lone_lines():
-    from qwixx_scan.read import _skip_lines_may_be_steeper
+    from qwixx_scan.their_crosses import skip_lines_may_be_steeper
 
     c = INPUT_PX // 2
     slash = line(c - 10, c - 5, c + 10, c + 5)  # a flat slash: a lone line
     crossed = np.ones(6, bool)
-    assert _skip_lines_may_be_steeper(boxes_with(*[x_mark] * 6), crossed)
-    assert not _skip_lines_may_be_steeper(boxes_with(*[x_mark] * 4, slash, slash), crossed)
-    assert not _skip_lines_may_be_steeper(boxes_with(*[x_mark] * 6), None)
+    assert skip_lines_may_be_steeper(boxes_with(*[x_mark] * 6), crossed)
+    assert not skip_lines_may_be_steeper(boxes_with(*[x_mark] * 4, slash, slash), crossed)
+    assert not skip_lines_may_be_steeper(boxes_with(*[x_mark] * 6), None)
 
 
 @pytest.mark.parametrize("seed, index, box", [(149, 70, "green-6"), (139, 59, "green-10"),
@@ -139,20 +139,20 @@ def test_a_hurried_line_through_a_skipped_number_is_read_empty(tmp_path, seed, i
 
 
 def test_a_doubtful_box_is_taken_for_a_skip_line_only_where_the_player_strikes_numbers_through():
-    from qwixx_scan.read import _strikes_skipped_numbers
+    from qwixx_scan.their_crosses import strikes_skipped_numbers
 
     flat = line(12, 24, 36, 25)
     numbered = np.ones(6, bool)
     empty = np.zeros(6)
-    assert _strikes_skipped_numbers(boxes_with(flat, flat, *[lambda im: None] * 4), empty,
-                                    numbered, 0.0)
-    assert not _strikes_skipped_numbers(boxes_with(flat, *[lambda im: None] * 5), empty,
-                                        numbered, 0.0)
+    assert strikes_skipped_numbers(boxes_with(flat, flat, *[lambda im: None] * 4), empty,
+                                   numbered, 0.0)
+    assert not strikes_skipped_numbers(boxes_with(flat, *[lambda im: None] * 5), empty,
+                                       numbered, 0.0)
     # lines in boxes read crossed, or in boxes that are no number, do not count
-    assert not _strikes_skipped_numbers(boxes_with(flat, flat, *[lambda im: None] * 4),
-                                        np.array([0.0, 0.95, 0, 0, 0, 0]), numbered, 0.0)
-    assert not _strikes_skipped_numbers(boxes_with(flat, flat, *[lambda im: None] * 4), empty,
-                                        np.array([True, False] + [True] * 4), 0.0)
+    assert not strikes_skipped_numbers(boxes_with(flat, flat, *[lambda im: None] * 4),
+                                       np.array([0.0, 0.95, 0, 0, 0, 0]), numbered, 0.0)
+    assert not strikes_skipped_numbers(boxes_with(flat, flat, *[lambda im: None] * 4), empty,
+                                       np.array([True, False] + [True] * 4), 0.0)
 
 
 def test_a_small_x_with_one_flat_stroke_is_no_skip_line_on_a_sheet_without_any(tmp_path):
@@ -193,7 +193,7 @@ def x_mark(im):
 
 
 def test_a_cross_like_a_tilted_skip_line_is_doubtful_where_the_player_crosses_otherwise():
-    from qwixx_scan.read import _read_crossed, _skip_like_crosses
+    from qwixx_scan.their_crosses import read_crossed, skip_like_crosses
 
     c = INPUT_PX // 2
 
@@ -201,10 +201,10 @@ def test_a_cross_like_a_tilted_skip_line_is_doubtful_where_the_player_crosses_ot
         """Whether ``mark``, holding ``ink`` of the ink of the player's crosses
         and read crossed at ``p``, is doubted beside ``n`` boxes marked ``crosses``."""
         inputs = boxes_with(*([crosses] * n + [mark]))
-        return bool(_skip_like_crosses(inputs, _read_crossed(np.full(n + 1, 0.99)),
-                                       np.array([10.0] * n + [10.0 * ink]),
-                                       np.array([True] * n + [numbered]),
-                                       np.array([0.999] * n + [p]))[-1])
+        return bool(skip_like_crosses(inputs, read_crossed(np.full(n + 1, 0.99)),
+                                      np.array([10.0] * n + [10.0 * ink]),
+                                      np.array([True] * n + [numbered]),
+                                      np.array([0.999] * n + [p]))[-1])
 
     falling = line(c - 11, c - 4, c + 11, c + 4)  # 20 degrees through the middle
     assert doubted(falling)
@@ -238,7 +238,7 @@ def test_a_cross_like_a_tilted_skip_line_is_doubtful_where_the_player_crosses_ot
 
 
 def test_a_cross_like_a_skip_line_is_doubtful_not_counted():
-    from qwixx_scan.read import SKIP_LIKE
+    from qwixx_scan.verdict import SKIP_LIKE
 
     verdict = verdict_of("yellow-7", 0.956, 1.8, 0.3, skip_like=True)
     assert (verdict.state, verdict.note, verdict.lean) == ("uncertain", SKIP_LIKE, "")
@@ -260,8 +260,8 @@ def test_a_skip_line_rising_through_a_number_with_little_ink_is_not_scored_as_su
     # the skipped blue 10 rises 27 degrees, left of the middle; every
     # network was sure of a cross and the sheet came out ok with a wrong
     # score. It holds 0.19 of the ink of the player's crosses
-    # (read.RISING_SKIP_INK).
-    from qwixx_scan.read import SKIP_LIKE
+    # (their_crosses.RISING_SKIP_INK).
+    from qwixx_scan.verdict import SKIP_LIKE
 
     sheet, expected = independent_photo_sheet(tmp_path, 93, 27)
     assert "blue-10" in expected["skip_lined"] and "blue-10" not in expected["marked"]
@@ -276,8 +276,8 @@ def test_a_long_skip_line_rising_on_a_sheet_of_small_crosses_is_not_scored_as_su
     # who crosses with small blue X's drew a long line rising 22 degrees
     # through the skipped green 5, read crossed with every network sure,
     # and the sheet came out ok with a wrong score. It holds as much ink as
-    # their small X's, but is 1.76 times as long (read.RISING_SKIP_LENGTH).
-    from qwixx_scan.read import SKIP_LIKE
+    # their small X's, but is 1.76 times as long (their_crosses.RISING_SKIP_LENGTH).
+    from qwixx_scan.verdict import SKIP_LIKE
 
     sheet, expected = independent_photo_sheet(tmp_path, 99, 104, 1.0)
     assert "green-5" in expected["skip_lined"] and "green-5" not in expected["marked"]
@@ -293,7 +293,7 @@ def test_a_skip_line_rising_on_a_sheet_of_circles_is_not_scored_as_sure(tmp_path
     # who circles numbers in blue drew a line rising 21 degrees through the
     # skipped red 4, read crossed at 0.963, and the sheet came out ok with
     # a wrong score. It holds 0.27 of the ink of their circles.
-    from qwixx_scan.read import SKIP_LIKE
+    from qwixx_scan.verdict import SKIP_LIKE
 
     result, truth = independent_photo(tmp_path, 70, 10, 1.0, table=True)
     (expected,) = [t for t in truth["sheets"] if t["style"]["kind"] == "circle"]
@@ -307,7 +307,7 @@ def test_a_skip_line_rising_on_a_sheet_of_circles_is_not_scored_as_sure(tmp_path
 
 
 def test_on_a_slashing_players_sheet_a_line_tilted_like_their_struck_lines_is_doubtful():
-    from qwixx_scan.read import _read_crossed, _skip_like_crosses
+    from qwixx_scan.their_crosses import read_crossed, skip_like_crosses
 
     c = INPUT_PX // 2
     slash = line(c - 12, c + 10, c + 4, c - 10)  # rising about 50 degrees
@@ -319,9 +319,9 @@ def test_on_a_slashing_players_sheet_a_line_tilted_like_their_struck_lines_is_do
         struck through (read empty)."""
         marks = [slash] * slashes + [struck] * struck_lines + [mark]
         crossed_p = np.array([0.999] * slashes + [0.0] * struck_lines + [p])
-        return bool(_skip_like_crosses(boxes_with(*marks), _read_crossed(crossed_p),
-                                       np.full(len(marks), 10.0), np.ones(len(marks), bool),
-                                       crossed_p)[-1])
+        return bool(skip_like_crosses(boxes_with(*marks), read_crossed(crossed_p),
+                                      np.full(len(marks), 10.0), np.ones(len(marks), bool),
+                                      crossed_p)[-1])
 
     hurried = line(c - 11, c + 4, c + 11, c - 4)  # rising 20 degrees
     assert doubted(hurried)
@@ -334,7 +334,7 @@ def test_a_slashing_players_hurried_line_through_a_skipped_number_is_doubted(tmp
     # Hard independent table 149, photo 9: a player crossing with small blue
     # slashes (31-60 degrees) struck yellow 4 through at 21 degrees, read
     # crossed at 0.971; the sheet came out ok with 27 instead of 25.
-    from qwixx_scan.read import SKIP_LIKE
+    from qwixx_scan.verdict import SKIP_LIKE
 
     result, truth = independent_photo(tmp_path, 149, 9, 1.0, table=True)
     (want,) = [t for t in truth["sheets"] if t["letter"] == "E"]
@@ -367,7 +367,7 @@ def _red_eleven_with(*marks) -> np.ndarray:
 def test_a_thick_felt_pen_line_through_the_digits_keeps_its_shape_as_ink():
     # Counted as ink over the print (blue over red is darker than the
     # print), a thick line through the digits is one flat bar, where a
-    # check's ink lies steep (read.STRUCK_LIKE).
+    # check's ink lies steep (their_crosses.STRUCK_LIKE).
     c = INPUT_PX // 2
     boxes = _red_eleven_with(
         lambda im: cv2.line(im, (c - 11, c), (c + 11, c + 1), 255, 4),  # thick, flat

@@ -112,7 +112,7 @@ def test_the_tail_of_a_large_check_in_an_empty_box_is_doubted(tmp_path):
     # Fresh table 144, photo 6: a player's large black check in red 8 runs
     # on into the empty red 7, where the networks read it crossed at 0.947,
     # and the sheet came out ok with 26 points instead of 20.
-    from qwixx_scan.read import SPILT_OVER
+    from qwixx_scan.verdict import SPILT_OVER
 
     result, truth = independent_photo(tmp_path, 144, 6, table=True)
     (want,) = [t for t in truth["sheets"] if t["style"]["kind"] == "check"]
@@ -130,7 +130,7 @@ def test_a_light_pencil_checks_tail_in_an_empty_box_is_doubted(tmp_path):
     # crossed (0.98-1.0) and the sheet came out ok with a wrong score. The
     # stroke darkens the paper by 0.30 at most: too little for the fixed
     # darkness ink was looked for at, not for this player's own strokes.
-    from qwixx_scan.read import SPILT_OVER
+    from qwixx_scan.verdict import SPILT_OVER
 
     result, truth = independent_photo(tmp_path, 204, 20, table=True)
     (want,) = [t for t in truth["sheets"] if t["letter"] == "D"]

@@ -114,7 +114,7 @@ as many exact (2,634), the same 9 wrong boxes, 4 fewer doubtful. A neighbour's
 stroke in the corner of an empty box (table 14 photo 37,
 tests/test_scan_hidden_corner.py), doubted in a mirrored view, then read
 crossed once lit from around it: a box doubted so is no longer taken as
-crossed that way (read.BoxEvidence.mirrored_doubt). The two crosses
+crossed that way (verdict.BoxEvidence.mirrored_doubt). The two crosses
 independent table photos had missed (table 35 photo 37, a long high slash;
 table 36 photo 24, light level pencil hatching) still read empty. The first
 tuning with every box of the run learning from its label (``--learn-all``)
@@ -137,14 +137,14 @@ read exactly, 552 -> 504 doubtful boxes, the same 11 wrong boxes and 5
 sheets wrong but ``ok``; photogen's 300 as before (98.33 %, 0 wrong). The
 unseen-marks benchmark's light grey pencil hatching on one sheet, which
 every network read empty before too, now left only 6 of its boxes doubtful
-and 19 crosses read empty; read.MANY_DOUBTFUL fell from 8 to 6 with it.
+and 19 crosses read empty; verdict.MANY_DOUBTFUL fell from 8 to 6 with it.
 Tuning those once more on the grainy run (``--lr 3e-4 --epochs 3``) read 10
 more of 678 doubt-prone independent sheets exactly, but took the chain
 circles printed round a Kettingen chain's ends (independent hard seed 43,
 photo 87) for two crosses on a sheet read ``ok``: not adopted.
 
 The close-look network (``box_classifier_close.onnx``, see
-box_model.CloseLook and read.CLOSE_LOOK) sees a box at CLOSE_PX (96) a
+box_model.CloseLook and closer_look.CLOSE_LOOK) sees a box at CLOSE_PX (96) a
 side instead of 48: made from ``d`` by :func:`close_net` (a first layer that
 starts out as ``d`` on the box seen as usual, beside ten channels of its
 own that see every pixel), then taught on two runs of flat sheets seen
