@@ -202,6 +202,19 @@ def test_a_hook_a_deciding_network_is_sure_of_stays_doubtful_though_empty_close_
     assert {b for b, v in sheet.verdicts.items() if v.state == "crossed"} <= set(expected["marked"])
 
 
+def test_a_flat_check_as_inky_as_the_players_stays_doubtful_though_empty_close_up(tmp_path):
+    # Every photo hard, independent seed 282, photo 19: a red pen's check
+    # mark drawn flat through the bottom of blue 11, twice the ink of the
+    # player's other checks. ``a`` and ``e`` read it crossed (0.89, 0.83),
+    # the deciders empty, the close look empty (0.32): taken as empty, the
+    # sheet came out ok with 135 points instead of 144.
+    sheet, expected = independent_photo_sheet(tmp_path, 282, 19, 1.0)
+    assert "blue-11" in expected["marked"]
+    assert sheet.verdicts["blue-11"].state == "uncertain"
+    assert sheet.status == "review"
+    assert {b for b, v in sheet.verdicts.items() if v.state == "crossed"} <= set(expected["marked"])
+
+
 def test_a_doubt_stays_where_the_close_look_sees_a_cross_in_an_empty_box(tmp_path):
     # Every photo hard, independent table seed 184, photo 34 (37 % exposure,
     # noise 9, JPEG quality 42, a shadow band): a player's tiny pencil X's
