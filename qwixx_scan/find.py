@@ -275,12 +275,10 @@ def detect_markers(gray: np.ndarray, colour: np.ndarray | None = None, *,
         # where stretching it over the whole picture did not bring it
         # (spoilt_photos.py's ``glare`` on seed 109, photo 106).
         for region in where_missing(hits, True) or []:
-            hits = _merge_hits(hits, _detect_in_region(gray, region, 1))
-            hits = _merge_hits(hits, _detect_in_region(gray, region, 1, stretched=True))
-            hits = _merge_hits(hits, _detect_in_region(gray, region, 1, smoothed=True))
-            hits = _merge_hits(hits, _detect_in_region(gray, region, 1, fine=True))
+            for look in ("plain", "stretched", "smoothed", "fine"):
+                hits = _merge_hits(hits, _detect_in_region(gray, region, 1, look=look))
             if lightest is not None:  # (see EDGE_LEVELS)
-                hits = _merge_hits(hits, _detect_in_region(lightest, region, 1, levelled=True))
+                hits = _merge_hits(hits, _detect_in_region(lightest, region, 1, look="levelled"))
     return [_refine(gray, h) for h in hits]
 
 
@@ -331,37 +329,57 @@ def missing_marker_regions(groups: list[MarkerGroup], size_mm: tuple[float, floa
 
 
 def _detect_in_region(gray: np.ndarray, region: Region, divisor: int, *,
-                      stretched: bool = False, smoothed: bool = False,
-                      fine: bool = False, levelled: bool = False) -> list[MarkerHit]:
-    """What the first detector at the full size and the thorough one at the
-    size reduced ``divisor`` times (as over the whole picture) find in one
-    region of ``gray`` (in ``gray``'s px); ``stretched``: in the region with
-    its local contrast stretched (CLAHE over the region alone); ``smoothed``:
-    in the region with the sensor's grain smoothed (see GRAIN_BLUR_PX);
-    ``fine``: the thorough one with every window of _FINE_WINDOWS;
-    ``levelled``: the first detector in the region cut at each of
-    EDGE_LEVELS (black below, white above)."""
+                      look: str = "plain") -> list[MarkerHit]:
+    """What the detectors find in one region of ``gray`` (in ``gray``'s px),
+    looked at as ``look`` says (one of _REGION_LOOKS): "plain", the first
+    detector at the full size and the thorough one at the size reduced
+    ``divisor`` times (as over the whole picture); "stretched", the same in
+    the region with its local contrast stretched (CLAHE over the region
+    alone); "smoothed", with the sensor's grain smoothed (see
+    GRAIN_BLUR_PX); "fine", the thorough one with every window of
+    _FINE_WINDOWS; "levelled", the first detector in the region cut at each
+    of EDGE_LEVELS (black below, white above)."""
     x0, y0, x1, y1 = region.box
     crop = gray[y0:y1, x0:x1]
     if min(crop.shape[:2]) < 16 * divisor:
         return []
     rate = 4 * REGION_MIN_SIDE * region.side_px / max(crop.shape[:2])
-    if levelled:
-        dark, paper = np.percentile(crop, (EDGE_LEVEL_DARK, EDGE_LEVEL_PAPER))
-        found: list[MarkerHit] = []
-        for share in EDGE_LEVELS:
-            cut = np.where(crop < dark + share * (paper - dark), 0, 255).astype(np.uint8)
-            found = _merge_hits(found, _detect_at(cut, 1, _FAST_WINDOWS, rate))
-    else:
-        if stretched:
-            crop = cv2.createCLAHE(clipLimit=3.0, tileGridSize=(8, 8)).apply(crop)
-        if smoothed:
-            crop = cv2.GaussianBlur(crop, (GRAIN_BLUR_PX, GRAIN_BLUR_PX), 0)
-        found = _merge_hits(_detect_at(crop, 1, _FAST_WINDOWS, rate),
-                            _detect_at(crop, divisor,
-                                       _FINE_WINDOWS if fine else _THOROUGH_WINDOWS, rate))
+    found = _REGION_LOOKS[look](crop, divisor, rate)
     return [MarkerHit(h.marker_id, (h.corners + np.float32([x0, y0])).astype(np.float32))
             for h in found]
+
+
+def _plain_look(crop: np.ndarray, divisor: int, rate: float,
+                thorough_windows: tuple[int, int, int] = _THOROUGH_WINDOWS) -> list[MarkerHit]:
+    return _merge_hits(_detect_at(crop, 1, _FAST_WINDOWS, rate),
+                       _detect_at(crop, divisor, thorough_windows, rate))
+
+
+def _stretched_look(crop: np.ndarray, divisor: int, rate: float) -> list[MarkerHit]:
+    return _plain_look(cv2.createCLAHE(clipLimit=3.0, tileGridSize=(8, 8)).apply(crop),
+                       divisor, rate)
+
+
+def _smoothed_look(crop: np.ndarray, divisor: int, rate: float) -> list[MarkerHit]:
+    return _plain_look(cv2.GaussianBlur(crop, (GRAIN_BLUR_PX, GRAIN_BLUR_PX), 0), divisor, rate)
+
+
+def _fine_look(crop: np.ndarray, divisor: int, rate: float) -> list[MarkerHit]:
+    return _plain_look(crop, divisor, rate, _FINE_WINDOWS)
+
+
+def _levelled_look(crop: np.ndarray, divisor: int, rate: float) -> list[MarkerHit]:
+    dark, paper = np.percentile(crop, (EDGE_LEVEL_DARK, EDGE_LEVEL_PAPER))
+    found: list[MarkerHit] = []
+    for share in EDGE_LEVELS:
+        cut = np.where(crop < dark + share * (paper - dark), 0, 255).astype(np.uint8)
+        found = _merge_hits(found, _detect_at(cut, 1, _FAST_WINDOWS, rate))
+    return found
+
+
+#: The ways :func:`_detect_in_region` looks at a region, by name.
+_REGION_LOOKS = {"plain": _plain_look, "stretched": _stretched_look,
+                 "smoothed": _smoothed_look, "fine": _fine_look, "levelled": _levelled_look}
 
 
 def _lightest_channel(colour: np.ndarray) -> np.ndarray:
