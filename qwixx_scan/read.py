@@ -494,18 +494,18 @@ def _settle_by_own_marks(verdicts: list[BoxVerdict], inputs: np.ndarray, ink_mm2
     empty = (states == "empty") | np.array([v.note == HIDDEN_PRINT for v in verdicts])
     crossed = states == "crossed"
     # A box the networks lean empty on is taken as like the player's hatching
-    # (own_marks.OWN_HATCHING_REASON; given ``paper``) only on the sheet of a
-    # player who writes without a pen: that measure is for light pencil
-    # shading, which the networks read empty most of all; a pen's fill they
-    # read with confidence. Independent table 174, photo 16 (a normal photo):
-    # a yellow die lying at the edge of a blue felt-pen hatcher's sheet
-    # covered a corner of the skipped blue 12 and shaded the rest; with the
-    # line through the number that made as much ink as their fills, dark ink
-    # among it, and the networks unsure (0.35 in the middle), the box was
-    # taken as hatched and the sheet came out ``ok`` with a wrong score. Of
-    # the 19 boxes taken so over the 84 independent sets then at hand (12,190
-    # sheets), 17 were pencil fills; the other right one, a green felt pen's
-    # check (hard table 143, photo 8), is doubtful now (the rules settle it).
+    # (OWN_HATCHING_REASON: own_marks.like_own_crosses given ``paper``) only on
+    # the sheet of a player who writes without a pen: that measure is for light
+    # pencil shading, which the networks read empty most of all; a pen's fill they
+    # read with confidence. Independent table 174, photo 16 (a normal photo): a
+    # yellow die lying at the edge of a blue felt-pen hatcher's sheet covered a
+    # corner of the skipped blue 12 and shaded the rest; with the line through the
+    # number that made as much ink as their fills, dark ink among it, and the
+    # networks unsure (0.35 in the middle), the box was taken as hatched and the
+    # sheet came out ``ok`` with a wrong score. Of the 19 boxes taken so over the
+    # 84 independent sets then at hand (12,190 sheets), 17 were pencil fills; the
+    # other right one, a green felt pen's check (hard table 143, photo 8), is
+    # doubtful now (the rules settle it).
     by_ink, by_shade = like_own_crosses(crossed, empty, doubtful, ink_mm2,
                                         ink_colours(inputs), vote, darkened,
                                         None if pen else paper)
