@@ -148,8 +148,8 @@ TURNED_MEMBER_CROSSED_P = 0.9
 #: with a wrong score. Over the 92 independent sets at hand (13,305
 #: sheets), of the 182 boxes the close look took as empty, 2 were crossed
 #: (that one, and a pencil X holding a tenth of its player's ink); 9 of the
-#: 180 empty ones held 1.5 times their player's crosses' ink or more (dice,
-#: shadows, lines through skipped numbers), 3 of these with a network at
+#: 180 empty ones held 1.5 times their player's crosses' ink or more (under
+#: shadow bands, dice, a thumb), 3 of these with a network at
 #: 0.8 or more (one on a sheet in review anyway).
 CLOSE_INKY_SHARE = 1.5
 CLOSE_INKY_SEEN_P = 0.8
