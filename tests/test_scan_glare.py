@@ -208,18 +208,25 @@ def test_a_marker_half_lost_in_a_reflection_is_found_in_its_region_stretched(tmp
     assert set(want["marked"]) - crossed <= set(sheet.uncertain)
 
 
-def test_a_pens_skip_line_hiding_its_print_is_still_looked_at_closer(tmp_path):
+def test_a_pens_skip_line_hiding_its_print_stays_doubtful_leaning_empty(tmp_path):
     # Photogen's benchmark photo 105: a ballpoint's line through a skipped
     # red 2 hides the print under 25 mm^2 of ink and so measures as washed
-    # out; the networks toss it up, and close up it reads empty. Its pen's
-    # dark ink shows the light took nothing from it: the close look decides.
+    # out; its pen's dark ink shows the light took nothing from it, so the
+    # close look is asked, and reads it empty. But the line holds 2.9 times
+    # the ink of the player's crosses and ``c`` reads a cross (0.82): since
+    # stop 72 (closer_look.CLOSE_INKY_SHARE) the close look alone does not
+    # call such a mark empty. It stays doubtful, leaning empty, and nothing
+    # else on the sheet is read wrong.
     from scan_support import benchmark_photo
 
     result, truth = benchmark_photo(tmp_path, 105)
     [sheet] = result.sheets
     [expected] = truth["sheets"]
-    assert "red-2" in expected["skip_lined"] and sheet.verdicts["red-2"].state == "empty"
-    assert sorted(sheet.marked) == sorted(expected["marked"]) and sheet.status == "ok"
+    assert "red-2" in expected["skip_lined"]
+    verdict = sheet.verdicts["red-2"]
+    assert (verdict.state, verdict.lean) == ("uncertain", "empty")
+    assert sorted(sheet.marked) == sorted(expected["marked"])
+    assert sheet.uncertain == ["red-2"] and sheet.status == "review"
 
 
 def test_a_pens_cross_washed_out_just_above_the_glare_limit_is_doubtful(tmp_path):
