@@ -340,7 +340,8 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
                 verdicts[i] = decide(struck_ones[i])
     verdicts = doubt_lit_lines(verdicts, inputs, numbered, theirs, grain, their_lines)
     verdicts = [replace(v, found_at_mm=at) for v, at in zip(verdicts, found)]
-    verdicts = doubt_dark_lit_crosses(verdicts, theirs, inputs, darkened, paper_px, classifier)
+    verdicts = doubt_dark_lit_crosses(verdicts, theirs, inputs, darkened, paper_px, ink_mm2[:, 0],
+                                      classifier)
     if pen:
         verdicts = doubt_pens_lit_crosses(verdicts, washed)
         verdicts = struck_like_their_lines(verdicts, inputs, crossed_p, ink_mm2[:, 0], numbered,

@@ -1164,6 +1164,25 @@ def test_a_speck_two_deciders_read_crossed_once_lit_is_doubtful_where_most_netwo
     assert sheet.uncertain == ["red-10"] and sheet.score.total == want["score"]["total"] == 82
 
 
+def test_a_dot_read_crossed_once_lit_with_a_fraction_of_a_pens_ink_is_doubtful(tmp_path):
+    # A hard independent table photo (foreign_photos.py --table --hard-share
+    # 1, seed 263, photo 22: 45 % exposure, noise 7, blur 1.65 px, JPEG 45):
+    # a stray dot in the empty blue 4 of sheet E, whose player crosses with
+    # a blue pen that the dim photo leaves without deep ink. Read crossed
+    # narrowly (0.86) and 0.955 lit from around it, with 0.24 of the ink of
+    # their X's but 0.77 of their darkened pixels and the networks leaning
+    # crossed, it made the sheet ``ok`` with a wrong score
+    # (their_crosses.LIT_SPECK_INK_SHARE).
+    from qwixx_scan.their_crosses import LIT_SPECK
+
+    result, truth = independent_photo(tmp_path, 263, 22, 1.0, table=True)
+    sheet, want = _lettered_sheet(result, truth, "E")
+    assert "blue-4" not in want["marked"] and want["style"]["ink"] == "blue"
+    _doubted(sheet, "blue-4", LIT_SPECK)
+    assert sheet.uncertain == ["blue-4"] and sheet.score.total == want["score"]["total"]
+    no_sheet_sure_of_a_wrong_score(result, truth)
+
+
 def test_a_pen_hatchers_thick_line_through_a_skipped_number_is_doubtful(tmp_path):
     # A hard independent photo (foreign_photos.py --hard-share 1, seed 220,
     # photo 148: tilted 38 degrees, JPEG 54): a player filling boxes with a
