@@ -445,7 +445,7 @@ def light_crosses_doubted(inputs: np.ndarray, crossed: np.ndarray | None,
 # seed 293 photo 8 (a normal photo: 28 degrees of tilt, blur 1 px): a
 # pencil X player's line rising 21 degrees through a skipped blue 9, its
 # end hooked back, 0.39 of their ink and 1.3 times as long as their X's,
-# a toss-up between the networks (0.2-0.998), read 0.976-0.995 close up,
+# a toss-up between the networks (0.20-0.997), read 0.976-0.995 close up,
 # was taken, and the sheet came out ``ok`` with a wrong score. Over the
 # 116 independent sets at hand (16,797 sheets), of the 132 boxes the close
 # look would take (130 taken), this line is the only lone line within 30
