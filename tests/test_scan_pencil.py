@@ -93,32 +93,26 @@ def test_a_light_pencil_mark_is_read_crossed_when_looked_at_closer(tmp_path, see
     _read_exactly(sheet, expected)
 
 
-def test_a_skip_line_hidden_by_the_digits_is_not_taken_seen_closer(tmp_path):
+@pytest.mark.parametrize("seed, index, kind, box", [
     # Independent seed 265, photo 94: a pencil player circling numbers
     # lined the skipped yellow 10 low through its digits, which hide all but
-    # a short flat trace of it (skip_lines.short_flat_traces). The networks
-    # could not decide; seen closer it read crossed in every view, and the
-    # sheet came out ``ok`` with a wrong score. It stays doubtful.
-    sheet, expected = independent_photo_sheet(tmp_path, 265, 94)
-    assert expected["style"]["ink"] == "pencil" and expected["style"]["kind"] == "circle"
-    assert "yellow-10" in expected["skip_lined"] and "yellow-10" not in expected["marked"]
-    assert sheet.verdicts["yellow-10"].state == "uncertain"
-    assert sheet.status == "review"
-    assert set(sheet.marked) == set(expected["marked"])
-
-
-def test_a_rising_skip_line_an_x_player_drew_is_not_taken_seen_closer(tmp_path):
-    # Independent seed 293, photo 8 (a normal photo: 28 degrees of tilt):
-    # a player of small pencil X's lined the skipped blue 9 with a line
-    # rising 21 degrees through its middle, its end hooked back, 0.39 of
-    # their ink. The networks could not decide; seen closer it read crossed
-    # in every view, and the sheet came out ``ok`` with a wrong score. None
-    # of this player's X's is a lone line: it stays doubtful (see the note
-    # before their_crosses.skip_like_marks).
-    sheet, expected = independent_photo_sheet(tmp_path, 293, 8)
-    assert expected["style"]["ink"] == "pencil" and expected["style"]["kind"] == "x"
-    assert "blue-9" in expected["skip_lined"] and "blue-9" not in expected["marked"]
-    assert sheet.verdicts["blue-9"].state == "uncertain"
+    # a short flat trace of it (skip_lines.short_flat_traces).
+    (265, 94, "circle", "yellow-10"),
+    # Independent seed 293, photo 8 (a normal photo: 28 degrees of tilt): a
+    # player of small pencil X's lined the skipped blue 9 with a line rising
+    # 21 degrees through its middle, its end hooked back, 0.39 of their ink;
+    # none of their X's is a lone line (see the note before
+    # their_crosses.skip_like_marks).
+    (293, 8, "x", "blue-9"),
+])
+def test_a_skip_line_is_not_taken_seen_closer(tmp_path, seed, index, kind, box):
+    # The networks could not decide; seen closer it read crossed in every
+    # view, and the sheet came out ``ok`` with a wrong score. It stays
+    # doubtful.
+    sheet, expected = independent_photo_sheet(tmp_path, seed, index)
+    assert expected["style"]["ink"] == "pencil" and expected["style"]["kind"] == kind
+    assert box in expected["skip_lined"] and box not in expected["marked"]
+    assert sheet.verdicts[box].state == "uncertain"
     assert sheet.status == "review"
     assert set(sheet.marked) == set(expected["marked"])
 
