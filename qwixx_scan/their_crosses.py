@@ -327,9 +327,9 @@ LIT_SHADOW = ("read crossed once the light inside it was taken as that of the pa
 #: so, 5 of them under LIT_SPECK_SHARE: the two specks, and 3 right crosses
 #: that the deciders and all five read 0.74 or more.
 LIT_SPECK_SHARE = 0.25
-#: Nor, on such a sheet, need a cross of theirs the light to show while
-#: holding under LIT_SPECK_INK_SHARE of the ink of the player's middle
-#: cross, whatever the networks say: such a box is doubtful too. Fresh hard
+#: On such a sheet a box read crossed only once lit that holds under
+#: LIT_SPECK_INK_SHARE of the ink of the player's middle cross is doubtful
+#: too, whatever the networks say: their crosses need no light. Fresh hard
 #: independent table 263, photo 22 (45 % exposure, noise 7, blur 1.65 px,
 #: JPEG 45): a stray dot in the empty blue 4 of a player crossing with a
 #: blue pen, whose X's the dim photo leaves without a pen's deep ink, read
