@@ -463,24 +463,16 @@ def skip_like_marks(inputs: np.ndarray, crossed: np.ndarray | None, ink_mm2: np.
     or a line rising through its middle on the sheet of a player whose
     crosses are seldom lone lines (see the note above)."""
     like = skip_like_crosses(inputs, crossed, ink_mm2, numbered, crossed_p, among, grain=grain,
-                             their_lines=their_lines)
+                             their_lines=their_lines, rising_through_middle=True)
     like[among] |= numbered[among] & short_flat_traces(inputs[among])
-    if crossed is not None:
-        theirs = lone_lines(inputs[crossed], grain=grain) if their_lines is None else their_lines
-        if np.mean(theirs.found) <= SKIP_LIKE_SHARE:
-            line = lone_lines(inputs[among], grain=grain)
-            low, high = RISING_SKIP_TILT_DEG
-            like[among] |= (numbered[among] & line.found
-                            & (line.tilt_deg >= low) & (line.tilt_deg <= high)
-                            & (np.abs(line.off_x) <= SKIP_LIKE_OFF_PX[0])
-                            & (np.abs(line.off_y) <= SKIP_LIKE_OFF_PX[1]))
     return like
 
 
 def skip_like_crosses(inputs: np.ndarray, crossed: np.ndarray | None, ink_mm2: np.ndarray,
                       numbered: np.ndarray, crossed_p: np.ndarray,
                       among: np.ndarray | None = None, *, grain: float = 0.0,
-                      their_lines: LoneLines | None = None) -> np.ndarray:
+                      their_lines: LoneLines | None = None,
+                      rising_through_middle: bool = False) -> np.ndarray:
     """Per box, whether it is a number box (``numbered``) read crossed whose
     mark looks like a line through a skipped number on a sheet whose
     player's crosses (``crossed``, see :func:`read_crossed`) are not lone
@@ -492,7 +484,9 @@ def skip_like_crosses(inputs: np.ndarray, crossed: np.ndarray | None, ink_mm2: n
     ``among``: the boxes judged (indices), each as if read crossed; by
     default those read crossed. ``grain``: see skip_lines.paper_grain;
     ``their_lines``: the lone lines of the boxes ``crossed``, where known
-    already."""
+    already; ``rising_through_middle``: any line rising to the right through
+    the middle, whatever its ink or length, as the close look asks (see the
+    note before :func:`skip_like_marks`)."""
     out = np.zeros(len(numbered), bool)
     if crossed is None:
         return out
@@ -509,10 +503,12 @@ def skip_like_crosses(inputs: np.ndarray, crossed: np.ndarray | None, ink_mm2: n
     flat = (through_middle & (np.abs(line.tilt_deg) <= MAX_TILT_DEG)
             & (crossed_p[judged] < FLAT_SKIP_SURE_P))
     low, high = RISING_SKIP_TILT_DEG
-    rising = ((lone_share <= RISING_SKIP_SHARE)
-              & (line.tilt_deg >= low) & (line.tilt_deg <= high)
+    rising_tilt = (line.tilt_deg >= low) & (line.tilt_deg <= high)
+    rising = ((lone_share <= RISING_SKIP_SHARE) & rising_tilt
               & ((ink_mm2[judged] < RISING_SKIP_INK * np.median(ink_mm2[at]))
                  | (line.length >= RISING_SKIP_LENGTH * np.median(theirs.length))))
+    if rising_through_middle:
+        rising |= through_middle & rising_tilt
     out[judged[line.found & (falling | flat | rising)]] = True
     if lone_share >= SLASHES_SHARE:
         out[judged[_tilted_like_their_struck_lines(inputs, crossed_p, numbered, theirs, line,
