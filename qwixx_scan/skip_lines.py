@@ -96,14 +96,26 @@ INK_BELOW = 0.15
 INK_NEAR_PX = 1
 
 
-def ink_axes(inputs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Per box, the tilt of its ink's long axis from flat (degrees, -90..90,
-    positive falling to the right; NaN where the middle holds under MIN_PX
-    pixels of ink) and how much longer that axis is than the short one (1:
-    round). Ink over the print counts where it is darker than the print (a
-    blue line through red digits), so a line through the number keeps its
-    shape where :func:`lone_lines`, on the paper between the digits alone,
-    sees pieces; but so does print the photo shows a little off the blank's."""
+@dataclass(frozen=True)
+class InkAxes:
+    """Per box, how its ink lies (see :func:`ink_axes`): the tilt of its
+    long axis from flat (``tilt_deg``, degrees, -90..90, positive falling to
+    the right; NaN where the middle holds under MIN_PX pixels of ink), how
+    much longer that axis is than the short one (``elongation``, 1: round)
+    and how long the ink is along it, as a line would be (``length_px``, px
+    of the INNER_PX window)."""
+
+    tilt_deg: np.ndarray
+    elongation: np.ndarray
+    length_px: np.ndarray
+
+
+def ink_axes(inputs: np.ndarray) -> InkAxes:
+    """Per box, the axes of its ink (see :class:`InkAxes`). Ink over the
+    print counts where it is darker than the print (a blue line through red
+    digits), so a line through the number keeps its shape where
+    :func:`lone_lines`, on the paper between the digits alone, sees pieces;
+    but so does print the photo shows a little off the blank's."""
     photo = inputs[:, :3, INNER, INNER]
     size = 2 * INK_NEAR_PX + 1
     kernel = np.ones((size, size), np.uint8)
@@ -114,9 +126,9 @@ def ink_axes(inputs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         ink[k] = (darkest - photo[k]).max(axis=0) > INK_BELOW
     spread = _Spread.of(ink)
     enough = spread.pixels >= MIN_PX
-    tilt = np.where(enough, np.degrees(spread.angle), np.nan)
-    elongation = np.where(enough, np.sqrt(spread.major / spread.minor), 1.0)
-    return tilt, elongation
+    return InkAxes(np.where(enough, np.degrees(spread.angle), np.nan),
+                   np.where(enough, np.sqrt(spread.major / spread.minor), 1.0),
+                   np.where(enough, spread.length, 0.0))
 
 
 _YS, _XS = np.mgrid[0:INNER_PX, 0:INNER_PX].astype(np.float64)

@@ -346,6 +346,26 @@ def test_a_slashing_players_hurried_line_through_a_skipped_number_is_doubted(tmp
     no_sheet_sure_of_a_wrong_score(result, truth)
 
 
+def test_a_felt_pen_slashers_shorter_flatter_line_through_a_skipped_number_is_doubted(tmp_path):
+    # Independent table 268, photo 29 (four classic sheets): a player
+    # slashing with a thick red felt pen (1.2 mm, too thick for their
+    # slashes to be found as lone lines) struck the skipped yellow 4 through
+    # with a shorter line rising 22 degrees, read crossed at 0.90; the sheet
+    # came out ok with a wrong score. Its ink lies like their struck lines',
+    # in tilt and length, not like their slashes' (their_crosses.SKIP_INK_ELONGATION).
+    from qwixx_scan.verdict import SKIP_LIKE
+
+    result, truth = independent_photo(tmp_path, 268, 29, table=True)
+    (want,) = [t for t in truth["sheets"] if (t["style"]["kind"], t["style"]["ink"])
+               == ("slash", "red")]
+    assert "yellow-4" in want["skip_lined"] and "yellow-4" not in want["marked"]
+    sheet = min(result.sheets, key=lambda s: len(set(s.marked) ^ set(want["marked"])))
+    assert (sheet.verdicts["yellow-4"].state, sheet.verdicts["yellow-4"].note) == ("uncertain",
+                                                                                   SKIP_LIKE)
+    assert sheet.status == "review" and sheet.score.total == want["score"]["total"]
+    no_sheet_sure_of_a_wrong_score(result, truth)
+
+
 def _red_eleven_with(*marks) -> np.ndarray:
     """One network input per mark: a red printed 11 (BGR, paper 1) in the
     photo and the blank, and the mark drawn in blue over the photo (each
@@ -374,6 +394,6 @@ def test_a_thick_felt_pen_line_through_the_digits_keeps_its_shape_as_ink():
         lambda im: (cv2.line(im, (c - 8, c), (c - 3, c + 8), 255, 3),
                     cv2.line(im, (c - 3, c + 8), (c + 10, c - 10), 255, 3)),  # a check
     )
-    tilt, elongation = ink_axes(boxes)
-    assert abs(tilt[0]) < 5 and elongation[0] >= 3
-    assert abs(tilt[1]) > 30
+    axes = ink_axes(boxes)
+    assert abs(axes.tilt_deg[0]) < 5 and axes.elongation[0] >= 3
+    assert abs(axes.tilt_deg[1]) > 30
