@@ -56,6 +56,7 @@ from .closer_look import (CLOSE_HATCHING_COVER, CloseViews, broken_chains_doubte
                           chain_rings_doubted, seen_close)
 from .glare import overexposed_boxes, washed_out_boxes
 from .locate import ASTRAY_SHEET_MATCH, MAX_ASTRAY
+from .light_hatching import light_hatching_doubted
 from .lone_strokes import lone_strokes
 from .own_marks import INNER_PX
 from .own_marks import LEAN as OWN_LEAN
@@ -362,6 +363,8 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
                           skip_like=partial(skip_like_marks, inputs, theirs, ink_mm2[:, 0],
                                             numbered, crossed_p, grain=grain,
                                             their_lines=their_lines))
+    if hatcher_shade is not None:
+        verdicts = light_hatching_doubted(verdicts, inputs)
     if not pen:
         verdicts = chain_rings_doubted(verdicts, sheet, close, reading.first_agreed_empty,
                                        classifier)
