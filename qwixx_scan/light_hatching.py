@@ -28,10 +28,11 @@ empty is doubtful when its gently darkened paper
 
 Over the 718 sheets of hatching pencil players in the 124 independent sets
 at hand (19,412 boxes read empty on them) this doubts those two boxes and
-no other. Without the strokes' test, 81 boxes (62 sheets): shadows' edges
-and corners, drink rings, printed chain rings, a skip line beside a shadow;
-with 3 bands in place of 4, 8 (a skip line with a shadow or a ring beside
-it is 2 or 3); with the other empties' test at 1.5 times, 5; without it, 34.
+no other. Without the strokes' test, 81 boxes (62 sheets), among them
+shadows' edges and corners, drink rings, printed chain rings; with 3 bands
+in place of 4, 7 (a skip line with a shadow or a ring beside it makes 2 or
+3); with the other empties' test at 1.5 times, 5; with neither that test
+nor the share of the player's fills, 34.
 """
 
 from __future__ import annotations

@@ -126,10 +126,11 @@ MIN_STRUCK_LINES = 2
 #: independent sets at hand (17,971 sheets), tilt alone (elongation 1.5)
 #: doubted 30 boxes: that line, a skip line on an ``invalid`` sheet (hard
 #: table 243 photo 24), 3 boxes doubtful already and 25 right slashes and
-#: checks drawn 5-30 degrees from flat, all but 3 of them as long as their
-#: player's crosses or nearly (0.85-1.18 of them), those 3 short checks and
-#: slashes elongated 1.6-3.3; with length and elongation, the two skip
-#: lines alone.
+#: checks drawn 5-30 degrees from flat: those whose ink is one line
+#: (SKIP_INK_ELONGATION) 0.85-1.18 times as long as their player's
+#: crosses, the others elongated 1.6-3.3; the skip lines 0.79 and 0.63 of
+#: their player's crosses, nearer their struck lines' length. With length
+#: and elongation, the two skip lines alone.
 LINE_CROSSES_ELONGATION = 3.0
 SKIP_INK_ELONGATION = 4.0
 # A box the networks are unsure of (between verdict.EMPTY_P and verdict.CROSSED_P, leaning
