@@ -103,7 +103,7 @@ class InkAxes:
     the right; NaN where the middle holds under MIN_PX pixels of ink), how
     much longer that axis is than the short one (``elongation``, 1: round)
     and how long the ink is along it, as a line would be (``length_px``, px
-    of the INNER_PX window)."""
+    of the INNER_PX window; NaN where the tilt is)."""
 
     tilt_deg: np.ndarray
     elongation: np.ndarray
@@ -128,7 +128,7 @@ def ink_axes(inputs: np.ndarray) -> InkAxes:
     enough = spread.pixels >= MIN_PX
     return InkAxes(np.where(enough, np.degrees(spread.angle), np.nan),
                    np.where(enough, np.sqrt(spread.major / spread.minor), 1.0),
-                   np.where(enough, spread.length, 0.0))
+                   np.where(enough, spread.length, np.nan))
 
 
 _YS, _XS = np.mgrid[0:INNER_PX, 0:INNER_PX].astype(np.float64)

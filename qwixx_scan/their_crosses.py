@@ -566,7 +566,7 @@ def _tilted_like_their_struck_lines(inputs: np.ndarray, crossed_p: np.ndarray,
 def _inked_like_their_struck_lines(inputs: np.ndarray, crossed: np.ndarray,
                                    ink_mm2: np.ndarray, numbered: np.ndarray,
                                    crossed_p: np.ndarray, judged: np.ndarray) -> np.ndarray:
-    """The judged number boxes (indices of ``judged``) read (``crossed_p``)
+    """The number boxes among ``judged`` (box indices) read (``crossed_p``)
     short of FLAT_SKIP_SURE_P whose ink is one line (SKIP_INK_ELONGATION)
     lying nearer, in tilt and in length, the ink of the player's struck
     boxes than that of their crosses (``crossed``), on the sheet of a
