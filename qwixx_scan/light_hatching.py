@@ -58,15 +58,18 @@ LIGHT_HATCHING = ("read empty, but its paper is shaded lightly in parallel strok
                   "player hatches their crosses")
 
 
-def light_hatching_doubted(verdicts: list[BoxVerdict], inputs: np.ndarray) -> list[BoxVerdict]:
+def light_hatching_doubted(verdicts: list[BoxVerdict], inputs: np.ndarray,
+                           paper: np.ndarray) -> list[BoxVerdict]:
     """The verdicts of a pencil player who hatches, with each box read
     empty that is hatched lightly (see the module's note) doubtful, leaning
-    empty. ``inputs``: every box's network input."""
+    empty. ``inputs``: every box's network input; ``paper``: their
+    own_marks.paper_pixels."""
     crossed = np.array([v.state == "crossed" for v in verdicts], bool)
     empty = np.flatnonzero([v.state == "empty" for v in verdicts])
     if not crossed.any() or len(empty) < 2:
         return verdicts
-    shaded = np.count_nonzero(darkened_paper(inputs, by=LIGHT_DARKENED), axis=(1, 2))
+    shaded = np.count_nonzero(darkened_paper(inputs, by=LIGHT_DARKENED, paper=paper),
+                              axis=(1, 2))
     theirs = float(np.median(shaded[crossed]))
     ask = [i for k, i in enumerate(empty)
            if shaded[i] >= max(FAINT_DARK_PX, LIGHT_HATCHING_SHARE * theirs,
@@ -75,7 +78,7 @@ def light_hatching_doubted(verdicts: list[BoxVerdict], inputs: np.ndarray) -> li
     if not ask:
         return verdicts
     ask = np.array(ask)
-    coherence, strokes = parallel_strokes(inputs[ask])
+    coherence, strokes = parallel_strokes(inputs[ask], paper[ask])
     out = list(verdicts)
     for i in ask[(coherence >= HATCHING_COHERENCE) & (strokes >= MIN_HATCHING_STROKES)]:
         out[i] = replace(verdicts[i], state="uncertain", confidence=0.3, note=LIGHT_HATCHING,
@@ -83,17 +86,19 @@ def light_hatching_doubted(verdicts: list[BoxVerdict], inputs: np.ndarray) -> li
     return out
 
 
-def parallel_strokes(inputs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def parallel_strokes(inputs: np.ndarray,
+                     paper: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Per box, how the gently darkened paper of its middle (see
     LIGHT_DARKENED) lies: how much the photo's gradients over it and round
     it point one way (coherence, 0: every way, 1: one) and into how many
     separate bands (BAND_MIN_PX) it falls across that way: parallel
     strokes make as many bands as there are strokes, a line or a shadow's
-    edge one."""
+    edge one. ``paper``: own_marks.paper_pixels of ``inputs``, where known
+    already."""
     photo, blank = middle_greys(inputs)
     shade = (photo / blank).astype(np.float32)
-    marked = darkened_paper(inputs, by=LIGHT_DARKENED)
-    paper = paper_pixels(inputs)
+    paper = paper_pixels(inputs) if paper is None else paper
+    marked = darkened_paper(inputs, by=LIGHT_DARKENED, paper=paper)
     near = np.ones((3, 3), np.uint8)
     coherence = np.zeros(len(inputs))
     strokes = np.zeros(len(inputs), int)

@@ -364,7 +364,7 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
                                             numbered, crossed_p, grain=grain,
                                             their_lines=their_lines))
     if hatcher_shade is not None:
-        verdicts = light_hatching_doubted(verdicts, inputs)
+        verdicts = light_hatching_doubted(verdicts, inputs, paper)
     if not pen:
         verdicts = chain_rings_doubted(verdicts, sheet, close, reading.first_agreed_empty,
                                        classifier)

@@ -583,9 +583,7 @@ def _inked_like_their_struck_lines(inputs: np.ndarray, crossed: np.ndarray,
     theirs = ink_axes(inputs[at])
     if not np.median(theirs.elongation) >= LINE_CROSSES_ELONGATION:
         return ask[:0]
-    struck = np.flatnonzero((crossed_p <= EMPTY_P) & numbered
-                            & (ink_mm2 >= STRUCK_INK_SHARE * float(np.median(ink_mm2[at]))))
-    lines = ink_axes(inputs[struck])
+    lines = ink_axes(inputs[_inked_struck_boxes(crossed_p, ink_mm2, numbered, crossed)])
     drawn = lines.elongation >= STRUCK_ELONGATION
     if np.count_nonzero(drawn) < MIN_STRUCK_LINES:
         return ask[:0]
@@ -595,6 +593,15 @@ def _inked_like_their_struck_lines(inputs: np.ndarray, crossed: np.ndarray,
 
     return ask[nearer_struck(tilt, np.abs(theirs.tilt_deg), np.abs(lines.tilt_deg[drawn]))
                & nearer_struck(length, theirs.length_px, lines.length_px[drawn])]
+
+
+def _inked_struck_boxes(crossed_p: np.ndarray, ink_mm2: np.ndarray, numbered: np.ndarray,
+                        crossed: np.ndarray) -> np.ndarray:
+    """The number boxes read empty (``crossed_p``) that hold STRUCK_INK_SHARE
+    of the ink of the player's middle cross (``crossed``) or more, as a
+    line through a skipped number does (indices)."""
+    return np.flatnonzero((crossed_p <= EMPTY_P) & numbered
+                          & (ink_mm2 >= STRUCK_INK_SHARE * float(np.median(ink_mm2[crossed]))))
 
 
 def strikes_skipped_numbers(inputs: np.ndarray, crossed_p: np.ndarray, numbered: np.ndarray,
@@ -731,8 +738,7 @@ def struck_like_their_lines(verdicts: list[BoxVerdict], inputs: np.ndarray,
                          & np.array([v.state == "crossed" and not v.note for v in verdicts]))
     if crossed is None or not len(ask):
         return verdicts
-    struck = np.flatnonzero((crossed_p <= EMPTY_P) & numbered
-                            & (ink_mm2 >= STRUCK_INK_SHARE * float(np.median(ink_mm2[crossed]))))
+    struck = _inked_struck_boxes(crossed_p, ink_mm2, numbered, crossed)
     if len(struck) < MIN_STRUCK_LINES:
         return verdicts
     # how far from flat their crosses' ink and their struck boxes' lie
