@@ -256,3 +256,25 @@ def test_jpeg_size_read_past_big_metadata_segments(tmp_path, phone_picture):
         assert im.size == (width, height)
     [decoded] = load_pictures(path)
     assert decoded.image.shape[:2] == (height // 2, width // 2)
+
+
+def test_jpeg_pixels_are_those_opencv_decodes(tmp_path, phone_picture):
+    # The reader's thresholds were measured on OpenCV's pixels: the faster
+    # decoder must give exactly those, at half size and at full size.
+    path = tmp_path / "p.jpg"
+    write_jpeg(path, phone_picture)
+    [decoded] = load_pictures(path)
+    assert np.array_equal(decoded.image, cv2.imread(str(path), cv2.IMREAD_REDUCED_COLOR_2))
+    assert np.array_equal(decoded.full(), cv2.imread(str(path)))
+
+
+def test_jpeg_with_damage_libjpeg_only_warns_about_is_read(tmp_path, picture, known):
+    # Stray bytes before the end-of-image marker: simplejpeg refuses the
+    # file, OpenCV's decoder reads it with a warning, and so does the scan.
+    ok, data = cv2.imencode(".jpg", picture)
+    data = data.tobytes()
+    path = tmp_path / "damaged.jpg"
+    path.write_bytes(data[:-2] + bytes(40) + data[-2:])
+    [decoded] = load_pictures(path)
+    assert np.array_equal(decoded.image, cv2.imread(str(path)))
+    _read_ok(scan_photo(path, layouts=known))
