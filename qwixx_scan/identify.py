@@ -48,6 +48,20 @@ MIN_MODULE_MISMATCH_OTHERS = 0.10
 #: 4 % on a third of the modules while the right one also does, so the
 #: margin to the runner-up (MIN_MODULE_MISMATCH_OTHERS) still guards.
 MIN_MODULES_IN_SIGHT = 0.33
+#: Fewer in sight may do where they are many modules all the same and the
+#: runner-up is clearly further off: at least FEW_IN_SIGHT_MODULES of them
+#: (a fifth of a sheet's code), the runner-up differing from the code seen
+#: in FEW_IN_SIGHT_MARGIN more of them than the best. A blurred code in a
+#: shadow's edge (hard independent table 277, photo 9: 154 modules in
+#: sight, a quarter; none differing from its own code, 7.8 % from the
+#: runner-up) and one beside a hidden marker (hard 252, photo 60: 199, 2 %,
+#: 15 %) left their sheets unread. Over every module-by-module comparison
+#: made in the 140 independent sets at hand (29,141, on 20,295 sheets), this
+#: takes 1,010 more, each the code its sheet was read as in the end or one
+#: of those two; where another code fitted best (436 comparisons), it
+#: differed from the code seen in 9.5 % of 63 modules, 14.7 % of 109, or more.
+FEW_IN_SIGHT_MODULES = 120
+FEW_IN_SIGHT_MARGIN = 0.07
 #: Width (mm, Gaussian sigma) of the blur taken away to sharpen a code that
 #: the in-sight test would find too smooth: half a module (16 mm / 29).
 #: On a blurred table photo (0033 of the 12 MP table set, 7 px/mm) only 30 %
@@ -568,13 +582,17 @@ def match_known_code(crop: np.ndarray, payloads: list[str], *, code_px: int) -> 
         return None
     dark = values < (low + high) / 2
     seen = _modules_in_sight(values, low, high)
-    if seen.mean() < MIN_MODULES_IN_SIGHT:
+    if seen.mean() < MIN_MODULES_IN_SIGHT and np.count_nonzero(seen) < FEW_IN_SIGHT_MODULES:
         return None
     mismatch = sorted((float(np.mean((dark != g)[seen])), p)
                       for g, p in zip(grids, payloads, strict=True))
     best, payload = mismatch[0]
     others = mismatch[1][0] if len(mismatch) > 1 else 1.0
-    if best <= MAX_MODULE_MISMATCH and others >= MIN_MODULE_MISMATCH_OTHERS:
+    if best > MAX_MODULE_MISMATCH:
+        return None
+    if seen.mean() >= MIN_MODULES_IN_SIGHT and others >= MIN_MODULE_MISMATCH_OTHERS:
+        return payload
+    if np.count_nonzero(seen) >= FEW_IN_SIGHT_MODULES and others - best >= FEW_IN_SIGHT_MARGIN:
         return payload
     return None
 

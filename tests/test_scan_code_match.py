@@ -101,6 +101,16 @@ def test_an_unknown_code_partly_under_a_thumb_is_refused():
         assert match_known_code(crop, candidates(), code_px=CODE_PX) is None
 
 
+def test_a_fifth_of_a_code_in_sight_will_do_where_it_matches_clearly():
+    # (identify.FEW_IN_SIGHT_MODULES): a thumb over the lower 70 % of the code
+    crop = thumb_over(code_crop(TREDEN_B.code_payload, seed=5), 0.7)
+    assert match_known_code(crop, candidates(), code_px=CODE_PX) == TREDEN_B.code_payload
+    # never where as few modules show another version of the sheet
+    other_version = TREDEN_B.code_payload[:-8] + "0BADF00D"
+    crop = thumb_over(code_crop(other_version, seed=5), 0.7)
+    assert match_known_code(crop, candidates(), code_px=CODE_PX) is None
+
+
 def test_a_code_mostly_hidden_is_refused():
     crop = thumb_over(code_crop(TREDEN_B.code_payload, seed=8), 0.8)
     assert match_known_code(crop, candidates(), code_px=CODE_PX) is None
@@ -126,7 +136,7 @@ def read_crop(crop: np.ndarray, offset: tuple[int, int] = (40, 52)) -> str | Non
 
 @pytest.mark.parametrize("seed", [1, 2])
 def test_a_code_blurred_over_half_a_module_is_recognised_once_sharpened(seed):
-    crop = code_crop(TREDEN_B.code_payload, flip_share=0.01, blur=3.5, seed=seed)
+    crop = code_crop(TREDEN_B.code_payload, flip_share=0.01, blur=4.0, seed=seed)
     # too smooth for the in-sight test as it is: it looks like a thumb
     assert match_known_code(crop, candidates(), code_px=CODE_PX) is None
     assert cv2.QRCodeDetector().detectAndDecode(crop)[0] == ""
@@ -140,8 +150,11 @@ def test_sharpening_never_turns_an_unknown_or_hidden_code_into_a_known_one():
             crop = code_crop(other_version, blur=blur, seed=seed)
             assert read_crop(crop) in (None, other_version)  # decoded as what it is, or refused
             assert read_crop(thumb_over(crop, 0.5)) in (None, other_version)
-    hidden = thumb_over(code_crop(TREDEN_B.code_payload, seed=8), 0.8)
-    assert read_crop(hidden) is None
+    for seed in range(6):
+        # mostly hidden: read as what it is where enough of it shows, or refused
+        assert read_crop(thumb_over(code_crop(TREDEN_B.code_payload, seed=seed), 0.8)) in (
+            None, TREDEN_B.code_payload)
+        assert read_crop(thumb_over(code_crop(other_version, seed=seed), 0.8)) is None
 
 
 def table_crop(payload: str, *, seed: int, px_per_mm: float = 4.0, blur: float = 1.2,
@@ -270,3 +283,17 @@ def test_a_small_turned_code_that_is_not_known_is_never_taken_for_a_known_one(se
     crop = askew(table_crop(other_version, seed=seed, offset=IN_PLACE), turn_deg=5.0, scale=0.93)
     assert read_crop(crop, IN_PLACE) in (None, other_version)
     assert read_crop(thumb_over(crop, 0.5), IN_PLACE) in (None, other_version)
+
+
+def test_a_blurred_code_a_quarter_in_sight_on_a_table_photo_is_read(tmp_path):
+    # An independent table photo (foreign_photos.py --table --hard-share 1,
+    # seed 277, photo 9: JPEG 57, blur 1.7 px, tilted 25 degrees): Treden E's
+    # code, blurred at a shadow's edge, showed a quarter of its modules
+    # clearly enough to call, all of them its own, the runner-up differing in
+    # 7.8 %; the sheet was left unread.
+    from scan_support import independent_photo, no_sheet_sure_of_a_wrong_score
+
+    result, truth = independent_photo(tmp_path, 277, 9, hard_share=1.0, table=True)
+    assert result.error is None, result.error
+    assert sorted(s.sheet.letter for s in result.sheets) == ["A", "B", "C", "D", "E"]
+    no_sheet_sure_of_a_wrong_score(result, truth)
