@@ -354,8 +354,8 @@ def _load_raster(path: Path, kind: str) -> Picture:
 def _decode_jpeg(path: Path, *, half: bool) -> np.ndarray | None:
     """A JPEG's BGR pixels as stored (EXIF orientation not applied), at half
     size where ``half``, decoded by libjpeg-turbo through simplejpeg; None
-    where it declines (a CMYK JPEG; damage libjpeg only warns about, which
-    it refuses), for OpenCV's decoder to try.
+    where it declines (damage libjpeg only warns about, which it refuses),
+    for OpenCV's decoder to try. Grey and CMYK JPEGs come out as OpenCV's.
 
     OpenCV decodes with libjpeg-turbo as well and gives the very same pixels
     (tests/test_scan_decode.py holds the two to it: the reader's thresholds
