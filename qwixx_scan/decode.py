@@ -84,7 +84,8 @@ class Picture:
             return self.image
         if self._full is None:
             flags = cv2.IMREAD_COLOR | (cv2.IMREAD_IGNORE_ORIENTATION if self.turn != 1 else 0)
-            full = _decode_jpeg(self.path, half=False) if self._as_stored_jpeg else None
+            full = (_decode_jpeg(self.path, self.stored_size, half=False)
+                    if self._as_stored_jpeg else None)
             if full is None:
                 full = cv2.imread(str(self.path), flags)
             if full is None:
@@ -336,7 +337,7 @@ def _load_raster(path: Path, kind: str) -> Picture:
                  | (cv2.IMREAD_IGNORE_ORIENTATION if turn != 1 else 0))
         # mirrored orientations are applied by OpenCV's decoder
         as_stored = orientation == turn
-        image = _decode_jpeg(path, half=half) if as_stored else None
+        image = _decode_jpeg(path, (width, height), half=half) if as_stored else None
         if image is None:
             image = cv2.imread(str(path), flags)
         if image is None:
@@ -351,9 +352,10 @@ def _load_raster(path: Path, kind: str) -> Picture:
     return Picture(path, image)
 
 
-def _decode_jpeg(path: Path, *, half: bool) -> np.ndarray | None:
-    """A JPEG's BGR pixels as stored (EXIF orientation not applied), at half
-    size where ``half``, decoded by libjpeg-turbo through simplejpeg; None
+def _decode_jpeg(path: Path, stored_size: tuple[int, int], *, half: bool) -> np.ndarray | None:
+    """A JPEG's BGR pixels as stored (EXIF orientation not applied;
+    ``stored_size``: width and height from its header), at half size where
+    ``half``, decoded by libjpeg-turbo through simplejpeg; None
     where it declines (damage libjpeg only warns about, which it refuses),
     for OpenCV's decoder to try. Grey and CMYK JPEGs come out as OpenCV's.
 
@@ -366,10 +368,9 @@ def _decode_jpeg(path: Path, *, half: bool) -> np.ndarray | None:
     try:
         import simplejpeg
 
-        data = path.read_bytes()
-        height, width, _, _ = simplejpeg.decode_jpeg_header(data)
+        width, height = stored_size
         # libjpeg scales by 1/2 where that still covers the sizes asked for
-        return simplejpeg.decode_jpeg(data, colorspace="BGR",
+        return simplejpeg.decode_jpeg(path.read_bytes(), colorspace="BGR",
                                       min_height=height // 2 if half else height,
                                       min_width=width // 2 if half else width)
     except (ImportError, ValueError, OSError):

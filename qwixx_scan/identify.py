@@ -582,7 +582,9 @@ def match_known_code(crop: np.ndarray, payloads: list[str], *, code_px: int) -> 
         return None
     dark = values < (low + high) / 2
     seen = _modules_in_sight(values, low, high)
-    if seen.mean() < MIN_MODULES_IN_SIGHT and np.count_nonzero(seen) < FEW_IN_SIGHT_MODULES:
+    in_sight = np.count_nonzero(seen)
+    many_in_sight = in_sight >= MIN_MODULES_IN_SIGHT * seen.size
+    if not many_in_sight and in_sight < FEW_IN_SIGHT_MODULES:
         return None
     mismatch = sorted((float(np.mean((dark != g)[seen])), p)
                       for g, p in zip(grids, payloads, strict=True))
@@ -590,9 +592,9 @@ def match_known_code(crop: np.ndarray, payloads: list[str], *, code_px: int) -> 
     others = mismatch[1][0] if len(mismatch) > 1 else 1.0
     if best > MAX_MODULE_MISMATCH:
         return None
-    if seen.mean() >= MIN_MODULES_IN_SIGHT and others >= MIN_MODULE_MISMATCH_OTHERS:
+    if many_in_sight and others >= MIN_MODULE_MISMATCH_OTHERS:
         return payload
-    if np.count_nonzero(seen) >= FEW_IN_SIGHT_MODULES and others - best >= FEW_IN_SIGHT_MARGIN:
+    if in_sight >= FEW_IN_SIGHT_MODULES and others - best >= FEW_IN_SIGHT_MARGIN:
         return payload
     return None
 

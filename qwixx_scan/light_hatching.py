@@ -118,4 +118,3 @@ def parallel_strokes(inputs: np.ndarray,
         profile = np.bincount((at - at.min()).astype(int)) >= BAND_MIN_PX
         strokes[k] = int(profile[0]) + np.count_nonzero(profile[1:] & ~profile[:-1])
     return coherence, strokes
-
