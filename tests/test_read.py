@@ -799,6 +799,22 @@ def test_boxes_astray_under_much_ink_say_nothing_of_where_the_sheet_lies():
                                   np.full(52, 0.01), second, True) == SHEET_ASTRAY
 
 
+def test_a_filled_box_the_networks_only_lean_toward_hides_its_print_as_well():
+    # A box under much ink that the networks lean toward a cross without
+    # being sure of it (0.755 on hard table 255 photo 16) hides its print
+    # like the ones read crossed; a toss-up does not count so, nor does one
+    # leaning empty: evened out, such a box astray still doubts the sheet.
+    from qwixx_scan.read import HIDDEN_PRINT_INK_MM2, HIDDEN_PRINT_P, SHEET_ASTRAY
+
+    second = np.full(52, np.nan)
+    heavy = HIDDEN_PRINT_INK_MM2 + 10
+    placed = _placed(52, match=0.9, astray=7, ink_mm2=heavy, evened_out=True)
+    for lean, want in ((0.755, None), (HIDDEN_PRINT_P, SHEET_ASTRAY), (0.3, SHEET_ASTRAY)):
+        p = np.where(np.arange(52) < 6, 0.999, 0.01)
+        p[6] = lean
+        assert _untrusted(placed, p, second, True) == want
+
+
 def test_a_sheet_with_many_boxes_scribbled_over_is_read_not_doubted_whole(classic):
     # Scribbled over edge to edge, boxes hide their print, which the box
     # search then finds nowhere near: such a sheet was doubted whole, as if

@@ -186,6 +186,19 @@ def test_a_doubtful_empty_box_read_empty_close_up_is_taken_as_empty(tmp_path, se
     assert {b for b, v in sheet.verdicts.items() if v.state == "crossed"} == set(expected["marked"])
 
 
+def test_a_sheet_of_boxes_filled_in_is_read_for_a_fill_the_networks_only_lean_toward():
+    # benchmarks/unseen_marks_benchmark.py's fill sheet of seed 7060010: a
+    # blue pen's zigzags fill each crossed box edge to edge, hiding its
+    # print. Evened out, the boxes astray under that ink were left out but
+    # one, read 0.8996 under 54 mm^2, and the whole sheet (52 boxes) was
+    # doubted as lying off its markers' fit.
+    from benchmarks.unseen_marks_benchmark import run_sheet
+
+    wrong, uncertain, _ = run_sheet(7060010, "fill", {})
+    assert wrong == []
+    assert len(uncertain) <= 1
+
+
 def test_a_turned_x_the_close_look_reads_empty_stays_doubtful():
     # benchmarks/unseen_marks_benchmark.py's turned-x sheet of seed 7090013:
     # X's drawn turned 20-40 degrees, which only the network that learned
