@@ -145,14 +145,14 @@ SHEET_ASTRAY = ("many of the sheet's boxes were not found near where its corner 
 #: 13 mm^2 astray).
 #:
 #: A box under that much ink need not be read crossed for sure: one the
-#: networks only lean toward a cross (above HIDDEN_PRINT_P; a toss-up, 0.5,
-#: is not leaning) hides its print just as well. Hard table 255 photo 16's
-#: Treden sheet, a felt pen filling boxes with zigzags, evened out, had six
+#: networks only lean toward crossed (above HIDDEN_PRINT_P; a toss-up, 0.5,
+#: does not lean) hides its print just as well. Hard table 255 photo 16's
+#: Kettingen D, a felt pen filling boxes with zigzags, evened out, had six
 #: filled boxes astray read crossed and a seventh (30.6 mm^2) read 0.755,
 #: and the whole sheet was doubted for that one; the unseen-marks
 #: benchmark's fill sheet of seed 7060010 likewise for a box of 54 mm^2 read
 #: 0.8996. A sheet truly off still shows it in boxes astray with little ink
-#: (a steep, bent sheet with a hidden marker, hard seed 263 photo 56: four
+#: (a steep, bent sheet with a hidden marker, seed 263 photo 56: four
 #: under 11 mm^2) and in toss-ups.
 HIDDEN_PRINT_INK_MM2 = 15.0
 HIDDEN_PRINT_P = 0.5
