@@ -147,7 +147,7 @@ SHEET_ASTRAY = ("many of the sheet's boxes were not found near where its corner 
 #: A box under that much ink need not be read crossed for sure: one the
 #: networks only lean toward crossed (above HIDDEN_PRINT_P; a toss-up, 0.5,
 #: does not lean) hides its print just as well. Hard table 255 photo 16's
-#: Kettingen D, a felt pen filling boxes with zigzags, evened out, had six
+#: Kettingen D, a black pen filling boxes with zigzags, evened out, had six
 #: filled boxes astray read crossed and a seventh (30.6 mm^2) read 0.755,
 #: and the whole sheet was doubted for that one; the unseen-marks
 #: benchmark's fill sheet of seed 7060010 likewise for a box of 54 mm^2 read
