@@ -257,6 +257,9 @@ class LocatedInputs:
     unseen: np.ndarray
     evened_out: bool
     paper_levels: np.ndarray
+    #: Where the boxes of ``second_place`` lie where their neighbours put
+    #: them (px, as ``centres_px``).
+    second_centres_px: np.ndarray | None = None
 
 
 def box_inputs(rectified: np.ndarray, sheet: Sheet, ref: BlankReference | ReaderReference,
@@ -289,7 +292,8 @@ def located_box_inputs(rectified: np.ndarray, sheet: Sheet,
     whole-sheet correction and the box's own shift), in ``sheet.boxes``
     order; ``second_place`` (indices of the boxes found further than
     SECOND_PLACE_MM from where their neighbours' shifts put them) and
-    ``second_inputs`` (their input taken there); ``match``: how well each
+    ``second_inputs`` (their input taken there) and ``second_centres_px``
+    (where those boxes' centres lie there); ``match``: how well each
     box's print matched the blank sheet's where it was found (normalised
     correlation, see :func:`locate_boxes`); ``lit_from_around(indices)``:
     those boxes' input once more with the paper level taken just around
@@ -392,9 +396,13 @@ def located_box_inputs(rectified: np.ndarray, sheet: Sheet,
                                    blank_close=blanks[j])
         return out
 
+    second_centres_px = _came_from(
+        np.float32([boxes[k].rect.centre for k in second_place]).reshape(-1, 2) * np.float32(p)
+        + expected[second_place], (width, height), correction, field)
     return LocatedInputs(inputs, ink_mm2, centres_px, second_place,
                          where_neighbours_put(second_place), scores, lit_from_around,
-                         close_look, where_neighbours_put, astray, unseen, bent_far, levels)
+                         close_look, where_neighbours_put, astray, unseen, bent_far, levels,
+                         second_centres_px)
 
 
 def _reach_past(plans: list[_BoxPlan], offsets: tuple[np.ndarray, ...],

@@ -71,9 +71,10 @@ from .their_crosses import (NARROW_SHADE_SHARE, PEN_DEEP_INK_MM2, doubt_dark_lit
                             skip_lines_may_be_steeper, strikes_skipped_numbers,
                             struck_like_their_lines, without_their_deep_ink, writes_with_a_pen)
 from .verdict import (CROSSED_MIN_INK_MM2, CROSSED_P, DOUBTFUL_MARK, EMPTY_P, FAINT_TRACE_P,
-                      HARDLY_ANY_INK, HIDDEN_PRINT, TURN_CHECK_INK_MM2, BoxEvidence, BoxVerdict,
-                      crossed_once_lit, decide, doubt_empties_of_a_doubtful_sheet,
-                      faint_crosses, sure_of_a_cross, taken_as_crossed, too_doubtful)
+                      HARDLY_ANY_INK, HIDDEN_PRINT, HIDDEN_PRINT_MATCH, TURN_CHECK_INK_MM2,
+                      BoxEvidence, BoxVerdict, crossed_once_lit, decide,
+                      doubt_empties_of_a_doubtful_sheet, faint_crosses, sure_of_a_cross,
+                      taken_as_crossed, too_doubtful)
 
 #: A box found away from where its neighbours put it is read at both places
 #: (see box_inputs.SECOND_PLACE_MM), but where its print was hardly seen at
@@ -241,6 +242,12 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
     inputs, ink_mm2, centres_px = located.inputs, located.ink_mm2, located.centres_px
     found = [(round(float(x) / ref.px_per_mm, 2), round(float(y) / ref.px_per_mm, 2))
              for x, y in centres_px]
+    # A box whose print was hardly seen where it was found (a fill over it,
+    # matched somewhere under the ink) and that its neighbours put elsewhere
+    # lies where they put it: it is shown there (the overlay's outline).
+    for k, (x, y) in zip(located.second_place, located.second_centres_px):
+        if located.match[k] < HIDDEN_PRINT_MATCH:
+            found[k] = (round(float(x) / ref.px_per_mm, 2), round(float(y) / ref.px_per_mm, 2))
     classifier = box_classifier()
     inked = ink_mm2[:, 0] >= TURN_CHECK_INK_MM2
     paper = paper_pixels(inputs)  # per box, which pixels of its middle are paper (own_marks)
