@@ -259,7 +259,7 @@ class LocatedInputs:
     paper_levels: np.ndarray
     #: Where the boxes of ``second_place`` lie where their neighbours put
     #: them (px, as ``centres_px``).
-    second_centres_px: np.ndarray | None = None
+    second_centres_px: np.ndarray
 
 
 def box_inputs(rectified: np.ndarray, sheet: Sheet, ref: BlankReference | ReaderReference,

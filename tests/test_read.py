@@ -723,7 +723,8 @@ def _placed(n: int, *, match: float, astray: int = 0, evened_out: bool = False,
                          np.zeros((0, 6, 48, 48), np.float32),
                          np.where(lost, 0.05, match), lambda indices: None,
                          lambda indices: None, lambda indices: None, lost, np.zeros(n, bool),
-                         evened_out, np.full((n, 3), 200.0, np.float32))
+                         evened_out, np.full((n, 3), 200.0, np.float32),
+                         np.zeros((0, 2), np.float32))
 
 
 def _untrusted(located, crossed_p, second_p, all_markers):
