@@ -240,14 +240,15 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
     ref = reader_reference(sheet, px_per_mm)
     located = located_box_inputs(rectified, sheet, ref, surroundings)
     inputs, ink_mm2, centres_px = located.inputs, located.ink_mm2, located.centres_px
+    # Where each box is shown (the overlay's outline): where it was found,
+    # but a box whose print was hardly seen there (a fill over it, matched
+    # somewhere under the ink) and that its neighbours put elsewhere lies
+    # where they put it.
+    shown_px = centres_px.copy()
+    hidden = located.match[located.second_place] < HIDDEN_PRINT_MATCH
+    shown_px[located.second_place[hidden]] = located.second_centres_px[hidden]
     found = [(round(float(x) / ref.px_per_mm, 2), round(float(y) / ref.px_per_mm, 2))
-             for x, y in centres_px]
-    # A box whose print was hardly seen where it was found (a fill over it,
-    # matched somewhere under the ink) and that its neighbours put elsewhere
-    # lies where they put it: it is shown there (the overlay's outline).
-    for k, (x, y) in zip(located.second_place, located.second_centres_px):
-        if located.match[k] < HIDDEN_PRINT_MATCH:
-            found[k] = (round(float(x) / ref.px_per_mm, 2), round(float(y) / ref.px_per_mm, 2))
+             for x, y in shown_px]
     classifier = box_classifier()
     inked = ink_mm2[:, 0] >= TURN_CHECK_INK_MM2
     paper = paper_pixels(inputs)  # per box, which pixels of its middle are paper (own_marks)
