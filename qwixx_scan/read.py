@@ -55,6 +55,7 @@ from .box_model import MIRRORED_VIEWS, box_classifier, rim_look
 from .closer_look import (CLOSE_HATCHING_COVER, CloseViews, broken_chains_doubted,
                           chain_rings_doubted, seen_close)
 from .glare import overexposed_boxes, washed_out_boxes
+from .grey_ink import crossed_in_grey
 from .locate import ASTRAY_SHEET_MATCH, MAX_ASTRAY
 from .light_hatching import light_hatching_doubted
 from .lone_strokes import lone_strokes
@@ -392,6 +393,7 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
             verdicts = broken_chains_doubted(verdicts, sheet)
     if pen:
         verdicts = _doubt_rims(verdicts, inputs)
+    verdicts = crossed_in_grey(verdicts, inputs, classifier)
     return {v.box_id: v for v in doubt_empties_of_a_doubtful_sheet(verdicts)}
 
 
