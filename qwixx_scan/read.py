@@ -393,7 +393,9 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
             verdicts = broken_chains_doubted(verdicts, sheet)
     if pen:
         verdicts = _doubt_rims(verdicts, inputs)
-    verdicts = crossed_in_grey(verdicts, inputs, classifier)
+    verdicts = crossed_in_grey(
+        verdicts, inputs, ink_mm2[:, 0], classifier,
+        like_a_rim=lambda boxes: rim_look().crossed_probability(boxes) <= RIM_EMPTY_P)
     return {v.box_id: v for v in doubt_empties_of_a_doubtful_sheet(verdicts)}
 
 
