@@ -1,12 +1,13 @@
 """A doubtful box in a coloured ink, read once more with its ink turned grey.
 
-The box networks learned the inks both photo generators draw with: blue,
-black, red and green pens and pencil. A felt pen of another colour can
-leave them split on a plain mark: an orange pen's solid fill (blue channel
-gone, green halved, red untouched), over a yellow or red row, is a colour
-they saw only as print, and two of them were sure of a cross and one sure of
-an empty box, box after box (benchmarks/unseen_marks_benchmark.py, fills:
-5 of the 6 orange sheets with every box doubted). The shape of a mark does
+The box networks learned the inks of photogen's pens: blue and black
+ballpoint, a black felt pen, a red pen and pencil. A felt pen of another
+colour can leave them split on a plain mark: an orange pen's solid fill
+(blue channel gone, green halved, red untouched), over a yellow or red row,
+is a colour they saw only as print, and two of them were sure of a cross
+and one sure of an empty box, box after box
+(benchmarks/unseen_marks_benchmark.py, fills: 5 of the 6 orange sheets
+with every box doubted). The shape of a mark does
 not depend on its colour: the same box with its ink turned the grey of
 equal strength, a mark such as they learned in black pen or pencil, they
 read crossed with one voice (all five networks 0.97-1.0 on those fills).
@@ -65,8 +66,8 @@ ASKED = (DOUBTFUL_MARK, NARROW_MIRRORED)
 #: than RIM_MOST_INK_MM2 is not taken where the network that learned rings
 #: reads it empty (read.RIM_EMPTY_P; it read those three 0.03-0.08). The
 #: ring's line holds little ink: the 36 empty boxes asked on those sheets
-#: held 0.2-6.7 mm^2; the fills and hatchings taken on the unseen-marks
-#: benchmark 15-56, all but one turned X (7.5). Asked about every box,
+#: held 0.2-6.7 mm^2; the boxes taken on the unseen-marks benchmark, fills
+#: and hatchings, 15-56 (and a turned X, 7.5). Asked about every box,
 #: that network read two thirds of the orange fills empty too, and the
 #: fills were lost.
 RIM_MOST_INK_MM2 = 12.0
