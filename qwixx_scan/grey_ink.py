@@ -74,14 +74,13 @@ RIM_MOST_INK_MM2 = 12.0
 GREY_INK_REASON = "in a coloured ink, read crossed by every network once its ink is turned grey"
 
 
-def grey_ink(inputs: np.ndarray, colours: np.ndarray | None = None) -> np.ndarray:
+def grey_ink(inputs: np.ndarray, colours: np.ndarray) -> np.ndarray:
     """The boxes' network inputs (n x 6 x INPUT_PX x INPUT_PX: photo BGR with
     paper = 1, blank BGR) with each box's ink turned grey: at each pixel the
     darkening against the blank along the box's ink colour (``colours``, n x
     3, see own_marks.ink_colours; the least-squares strength of that colour,
     its strongest channel counting 1) taken off all three channels alike.
     Print, which the photo shows as the blank does, stays as it is."""
-    colours = ink_colours(inputs) if colours is None else colours
     photo, blank = inputs[:, :3], inputs[:, 3:6]
     darkening = 1.0 - photo / np.maximum(blank, 0.05)
     direction = colours / np.maximum(colours.max(axis=1, keepdims=True), 1e-6)

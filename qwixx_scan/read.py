@@ -393,9 +393,7 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
             verdicts = broken_chains_doubted(verdicts, sheet)
     if pen:
         verdicts = _doubt_rims(verdicts, inputs)
-    verdicts = crossed_in_grey(
-        verdicts, inputs, ink_mm2[:, 0], classifier,
-        like_a_rim=lambda boxes: rim_look().crossed_probability(boxes) <= RIM_EMPTY_P)
+    verdicts = crossed_in_grey(verdicts, inputs, ink_mm2[:, 0], classifier, _like_a_rim)
     return {v.box_id: v for v in doubt_empties_of_a_doubtful_sheet(verdicts)}
 
 
@@ -428,11 +426,16 @@ def _doubt_rims(verdicts: list[BoxVerdict], inputs: np.ndarray) -> list[BoxVerdi
     crossed = np.flatnonzero([v.state == "crossed" and not v.settled for v in verdicts])
     if not len(crossed):
         return verdicts
-    p = rim_look().crossed_probability(inputs[crossed])
     out = list(verdicts)
-    for i in crossed[p <= RIM_EMPTY_P]:
+    for i in crossed[_like_a_rim(inputs[crossed])]:
         out[i] = replace(verdicts[i], state="uncertain", confidence=0.5, note=RIM_DOUBT, lean="")
     return out
+
+
+def _like_a_rim(inputs: np.ndarray) -> np.ndarray:
+    """Per box of ``inputs``, whether the network that learned drink rings
+    reads it empty (RIM_EMPTY_P or less): a rim, not a mark."""
+    return rim_look().crossed_probability(inputs) <= RIM_EMPTY_P
 
 
 def _why_no_box_is_trusted(located: LocatedInputs, crossed_p: np.ndarray,
