@@ -63,6 +63,7 @@ from .own_marks import INNER_PX
 from .own_marks import LEAN as OWN_LEAN
 from .own_marks import (circles, darkened_pixels, hatches, ink_colours, like_own_crosses,
                         paper_pixels)
+from .rim_lines import rim_lines_doubted
 from .skip_lines import lone_lines, paper_grain, struck_through
 from .spills import neighbour_table, spilt_over
 from .their_crosses import (NARROW_SHADE_SHARE, PEN_DEEP_INK_MM2, doubt_dark_lit_crosses,
@@ -394,6 +395,7 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
     if pen:
         verdicts = _doubt_rims(verdicts, inputs)
     verdicts = crossed_in_grey(verdicts, inputs, ink_mm2[:, 0], classifier, _like_a_rim)
+    verdicts = rim_lines_doubted(verdicts, inputs, rim_look().crossed_probability)
     return {v.box_id: v for v in doubt_empties_of_a_doubtful_sheet(verdicts)}
 
 

@@ -170,11 +170,25 @@ class _Spread:
         """How long each spread is along its long axis, as a line would be (px)."""
         return 4 * np.sqrt(self.major)
 
+    def distance_from_axis(self, at: np.ndarray) -> np.ndarray:
+        """How far each pixel of the boxes ``at`` (indices) lies from the
+        long axis through their spread's middle (px, len(at) x INNER_PX x
+        INNER_PX)."""
+        dx, dy = _XS[None] - self.mx[at, None, None], _YS[None] - self.my[at, None, None]
+        return np.abs(dx * np.sin(self.angle[at])[:, None, None]
+                      - dy * np.cos(self.angle[at])[:, None, None])
+
     @property
     def drawn_out(self) -> np.ndarray:
         """Whether each spread has MIN_PX pixels or more and is ELONGATION
         times as long as it is wide, as a line is."""
         return (self.pixels >= MIN_PX) & (np.sqrt(self.major / self.minor) >= ELONGATION)
+
+
+def spread_of(mask: np.ndarray) -> _Spread:
+    """How the marked pixels of each box spread (``mask``: bool, n x
+    INNER_PX x INNER_PX): see _Spread."""
+    return _Spread.of(mask)
 
 
 @dataclass(frozen=True)
@@ -240,14 +254,12 @@ def lone_lines(inputs: np.ndarray, *, grain: float = 0.0) -> LoneLines:
     mask = darkened_paper(inputs, paper=paper)
     spread = _Spread.of(mask)
     n, mx, my, angle, length = spread.pixels, spread.mx, spread.my, spread.angle, spread.length
-    dx, dy = _XS[None] - mx[:, None, None], _YS[None] - my[:, None, None]
     line = (spread.drawn_out & (length >= LENGTH_PX[0]) & (length <= LENGTH_PX[1])
             & (n / np.maximum(length, 1e-6) <= THICKNESS_PX))
     # the paper beyond the line, looked at where there is one (most marks
     # are none): how far each pixel lies from it (through the spread's centre)
     at = np.flatnonzero(line)
-    off_line = np.abs(dx[at] * np.sin(angle[at])[:, None, None]
-                      - dy[at] * np.cos(angle[at])[:, None, None])
+    off_line = spread.distance_from_axis(at)
     beyond = paper[at] & (off_line > BAND_PX)
     shaded = darkened_paper(inputs[at], by=max(FAINTLY, grain), paper=paper[at]) & beyond
     line[at] = shaded.sum(axis=(1, 2)) <= CLEAN_SHARE * np.maximum(beyond.sum(axis=(1, 2)), 1)

@@ -1,0 +1,108 @@
+"""A drink's ring through an empty box of a player whose crosses are no lines.
+
+A cup set down on a sheet leaves a dried ring 60-85 mm across; where its
+rim runs through an empty box it is one thin line across the box, which
+the deciding networks read crossed, sure of it (0.94-1.0). On a pen
+player's sheet the network that learned drink rings is asked about every
+box read crossed (read.RIM_DOUBT, at read.RIM_EMPTY_P); a pencil player's
+light strokes are too much like a rim for it to be asked there (it read
+light fills empty).
+
+This module looks at the mark's shape instead. Where the player's crosses
+spread both ways (an X, a circle, a fill: their darkened paper at most
+CROSSES_ELONGATION times as long as it is wide, the median over their
+boxes read crossed), a box read crossed whose mark is one long thin line
+on clean paper (:func:`rim_like_lines`) is no mark of theirs. It is
+doubted (RIM_LINE_DOUBT) unless the rings network reads it crossed above
+RIM_LINE_P: over the stained photos below, the player's own crosses that
+came out as such a line (a faint second stroke, a circle's one side) read
+0.998 or more there, the rims 0.04-0.95.
+
+Measured on the stained copies (benchmarks/spoilt_photos.py ``stain``)
+of independent seed 257 and every photo hard seed 258 (300 sheets): of
+the 71 empty boxes read crossed, 28 doubted, and no cross; on the same
+photos unstained, no box doubted. A check's long stroke is such a line too
+(a check player's crosses spread at 2-4 to 1), so checks and slashes are
+left to the rings network.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+import numpy as np
+
+from .own_marks import MIN_CROSSES, darkened_paper, paper_pixels
+from .skip_lines import spread_of
+from .verdict import BoxVerdict
+
+#: The player's crosses spread both ways: the median of their darkened
+#: paper's long axis over its short one, over their boxes read crossed, is
+#: below this (X's 1.1-1.9, circles about 1.2, checks 2-4, slashes more).
+CROSSES_ELONGATION = 2.0
+#: A rim through a box: paper darkened by RIM_DARKENED of the blank or more
+#: (a rim is lighter than a pen), at least RIM_MIN_PX pixels spread
+#: RIM_ELONGATION times as long as wide, RIM_MIN_LENGTH_PX long (most of
+#: the box's middle: a rim runs through), at most RIM_THICKNESS_PX thick on
+#: average, and beyond RIM_BAND_PX of the line at most RIM_CLEAN_SHARE of
+#: the paper darkened.
+RIM_DARKENED = 0.08
+RIM_MIN_PX = 10
+RIM_ELONGATION = 4.0
+RIM_MIN_LENGTH_PX = 20.0
+RIM_THICKNESS_PX = 3.5
+RIM_BAND_PX = 2.5
+RIM_CLEAN_SHARE = 0.15
+#: The rings network's reading above which such a line is the player's.
+RIM_LINE_P = 0.95
+RIM_LINE_DOUBT = ("read crossed, but its mark is one long thin line across the box, unlike "
+                  "this player's crosses, as a drink's ring leaves")
+
+
+def rim_like_lines(inputs: np.ndarray) -> np.ndarray:
+    """Per box of ``inputs`` (the networks' input), whether its mark is one
+    long thin line on clean paper, as a rim running through it is."""
+    paper = paper_pixels(inputs)
+    mask = darkened_paper(inputs, by=RIM_DARKENED, paper=paper)
+    spread = spread_of(mask)
+    line = ((spread.pixels >= RIM_MIN_PX)
+            & (np.sqrt(spread.major / spread.minor) >= RIM_ELONGATION)
+            & (spread.length >= RIM_MIN_LENGTH_PX)
+            & (spread.pixels / np.maximum(spread.length, 1e-6) <= RIM_THICKNESS_PX))
+    at = np.flatnonzero(line)
+    if len(at):
+        off_line = spread.distance_from_axis(at)
+        beyond = paper[at] & (off_line > RIM_BAND_PX)
+        shaded = (mask[at] & beyond).sum(axis=(1, 2))
+        line[at] = shaded <= RIM_CLEAN_SHARE * np.maximum(beyond.sum(axis=(1, 2)), 1)
+    return line
+
+
+def crosses_spread_both_ways(inputs: np.ndarray, crossed: np.ndarray) -> bool:
+    """Whether the player's crosses (``crossed``, bool per box) spread both
+    ways (see CROSSES_ELONGATION): at least MIN_CROSSES of them."""
+    if np.count_nonzero(crossed) < MIN_CROSSES:
+        return False
+    spread = spread_of(darkened_paper(inputs[crossed]))
+    return float(np.median(np.sqrt(spread.major / spread.minor))) < CROSSES_ELONGATION
+
+
+def rim_lines_doubted(verdicts: list[BoxVerdict], inputs: np.ndarray,
+                      rings_p: Callable[[np.ndarray], np.ndarray]) -> list[BoxVerdict]:
+    """The verdicts with each box read crossed whose mark is a rim's line
+    doubted, on the sheet of a player whose crosses spread both ways,
+    unless the rings network (``rings_p``: P(crossed) per box of the inputs
+    given) reads it crossed above RIM_LINE_P."""
+    crossed = np.array([v.state == "crossed" for v in verdicts], bool)
+    if not crossed.any() or not crosses_spread_both_ways(inputs, crossed):
+        return verdicts
+    ask = np.flatnonzero(crossed)
+    ask = ask[rim_like_lines(inputs[ask])]
+    if not len(ask):
+        return verdicts
+    out = list(verdicts)
+    for i in ask[rings_p(inputs[ask]) <= RIM_LINE_P]:
+        out[i] = replace(verdicts[i], state="uncertain", confidence=0.5, note=RIM_LINE_DOUBT,
+                         lean="", settled="")
+    return out
