@@ -387,15 +387,17 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
                                             their_lines=their_lines))
     if hatcher_shade is not None:
         verdicts = light_hatching_doubted(verdicts, inputs, paper)
+    circling = theirs is not None and circles(theirs & numbered, inputs, paper)
     if not pen:
         verdicts = chain_rings_doubted(verdicts, sheet, close, reading.first_agreed_empty,
                                        classifier)
-        if theirs is not None and circles(theirs & numbered, inputs, paper):
+        if circling:
             verdicts = broken_chains_doubted(verdicts, sheet)
     if pen:
         verdicts = _doubt_rims(verdicts, inputs)
     verdicts = crossed_in_grey(verdicts, inputs, ink_mm2[:, 0], classifier, _like_a_rim)
-    verdicts = rim_lines_doubted(verdicts, inputs, rim_look().crossed_probability)
+    if not circling:  # a big circle's arc in the box is one line too (rim_lines)
+        verdicts = rim_lines_doubted(verdicts, inputs, rim_look().crossed_probability)
     return {v.box_id: v for v in doubt_empties_of_a_doubtful_sheet(verdicts)}
 
 

@@ -49,3 +49,45 @@ def test_a_rim_read_crossed_on_an_x_players_sheet_is_doubted_unless_the_rings_ne
     assert [v.state for v in out] == ["crossed"] * 5 + ["uncertain", "empty"]
     assert out[5].note == RIM_LINE_DOUBT
     assert rim_lines_doubted(verdicts, inputs, lambda boxes: np.full(len(boxes), 0.99)) == verdicts
+
+
+def test_a_drink_ring_through_an_empty_box_of_an_x_player_is_doubted(tmp_path):
+    # Independent seed 257, photo 100, with a cup's ring on the sheet
+    # (scan_benchmark.py --spoil stain): the rim runs through the empty
+    # yellow 10 of a pencil X player's sheet, one thin line the networks
+    # read crossed; the sheet came out ok with a wrong score.
+    from scan_support import spoilt_photo_sheet
+
+    sheet, want = spoilt_photo_sheet(tmp_path, 257, 100, "stain")
+    assert want["style"]["kind"] == "x" and want["pen"] == "pencil"
+    assert "yellow-10" not in want["marked"]
+    assert sheet.verdicts["yellow-10"].state == "uncertain"
+    assert sheet.verdicts["yellow-10"].note == RIM_LINE_DOUBT
+    assert sheet.status == "review"
+    # the player's own crosses stay read as they are
+    assert {b for b, v in sheet.verdicts.items() if v.state == "crossed"} <= set(want["marked"])
+
+
+def test_a_drink_ring_on_a_pens_x_sheet_is_doubted(tmp_path):
+    # Seed 257, photo 30, stained: a red pen's X sheet; the rim through the
+    # empty yellow 7 read crossed, and the rings network, asked about a pen
+    # player's boxes, read it crossed too (above read.RIM_EMPTY_P).
+    from scan_support import spoilt_photo_sheet
+
+    sheet, want = spoilt_photo_sheet(tmp_path, 257, 30, "stain")
+    assert want["pen"] == "red" and "yellow-7" not in want["marked"]
+    assert sheet.verdicts["yellow-7"].note == RIM_LINE_DOUBT
+    assert sheet.status == "review"
+
+
+def test_a_pencil_circle_players_arcs_are_not_taken_for_rims(tmp_path):
+    # Independent seed 313, photo 148: a pencil player circling numbers
+    # with circles wider than the boxes, so that one arc runs through the
+    # middle of some boxes, one thin line across, as a rim does. Asked,
+    # the rule doubted the right yellow 7 of a sheet read exactly.
+    from scan_support import independent_photo_sheet
+
+    sheet, want = independent_photo_sheet(tmp_path, 313, 148)
+    assert want["style"]["kind"] == "circle" and want["pen"] == "pencil"
+    assert sheet.status == "ok"
+    assert {b for b, v in sheet.verdicts.items() if v.state == "crossed"} == set(want["marked"])
