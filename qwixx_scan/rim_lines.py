@@ -29,10 +29,9 @@ hard 258 and 262, table 232, hard table 233; 1,314 sheets): wrong boxes
 (592); each of the 104 sheets read otherwise had a wrong box before. Over
 the plain sets at hand (67 sets, 9,761 sheets), 5 right sheets went to
 review (7,051 -> 7,046 exact over 50 of them, the others as before; the
-rings network read
-their lines 0.77-0.94): two pencil fills, a pencil X, a pencil slash and a
-black felt pen's short, thick slashes, which spread hardly more one way
-than the other; no box read wrong otherwise. The player's crosses'
+rings network read their lines 0.77-0.94): two pencil fills, a pencil X,
+a pencil slash and a black felt pen's short, thick slashes, which spread
+hardly more one way than the other; no box read wrong otherwise. The player's crosses'
 median spread over those sets: X's 1.05-1.96, fills and circles
 1.07-1.47, checks 1.71-4.72 (2 % below 2), slashes 2.67 and more: a
 check's long stroke is such a line too, so checks and slashes are left to
