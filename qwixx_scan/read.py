@@ -397,7 +397,7 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
         verdicts = _doubt_rims(verdicts, inputs)
     verdicts = crossed_in_grey(verdicts, inputs, ink_mm2[:, 0], classifier, _like_a_rim)
     if not circling:  # a big circle's arc in the box is one line too (rim_lines)
-        verdicts = rim_lines_doubted(verdicts, inputs, rim_look().crossed_probability)
+        verdicts = rim_lines_doubted(verdicts, inputs, rim_look().crossed_probability, paper)
     return {v.box_id: v for v in doubt_empties_of_a_doubtful_sheet(verdicts)}
 
 

@@ -73,10 +73,11 @@ RIM_LINE_DOUBT = ("read crossed, but its mark is one long thin line across the b
                   "this player's crosses, as a drink's ring leaves")
 
 
-def rim_like_lines(inputs: np.ndarray) -> np.ndarray:
+def rim_like_lines(inputs: np.ndarray, paper: np.ndarray | None = None) -> np.ndarray:
     """Per box of ``inputs`` (the networks' input), whether its mark is one
-    long thin line on clean paper, as a rim running through it is."""
-    paper = paper_pixels(inputs)
+    long thin line on clean paper, as a rim running through it is.
+    ``paper``: own_marks.paper_pixels of ``inputs``, where known already."""
+    paper = paper_pixels(inputs) if paper is None else paper
     mask = darkened_paper(inputs, by=RIM_DARKENED, paper=paper)
     spread = spread_of(mask)
     line = ((spread.pixels >= RIM_MIN_PX)
@@ -92,26 +93,31 @@ def rim_like_lines(inputs: np.ndarray) -> np.ndarray:
     return line
 
 
-def crosses_spread_both_ways(inputs: np.ndarray, crossed: np.ndarray) -> bool:
+def crosses_spread_both_ways(inputs: np.ndarray, crossed: np.ndarray,
+                             paper: np.ndarray | None = None) -> bool:
     """Whether the player's crosses (``crossed``, bool per box) spread both
-    ways (see CROSSES_ELONGATION): at least MIN_CROSSES of them."""
+    ways (see CROSSES_ELONGATION): at least MIN_CROSSES of them. ``paper``:
+    own_marks.paper_pixels of ``inputs``, where known already."""
     if np.count_nonzero(crossed) < MIN_CROSSES:
         return False
-    spread = spread_of(darkened_paper(inputs[crossed]))
+    paper = paper_pixels(inputs[crossed]) if paper is None else paper[crossed]
+    spread = spread_of(darkened_paper(inputs[crossed], paper=paper))
     return float(np.median(np.sqrt(spread.major / spread.minor))) < CROSSES_ELONGATION
 
 
 def rim_lines_doubted(verdicts: list[BoxVerdict], inputs: np.ndarray,
-                      rings_p: Callable[[np.ndarray], np.ndarray]) -> list[BoxVerdict]:
+                      rings_p: Callable[[np.ndarray], np.ndarray],
+                      paper: np.ndarray | None = None) -> list[BoxVerdict]:
     """The verdicts with each box read crossed whose mark is a rim's line
     doubted, on the sheet of a player whose crosses spread both ways,
     unless the rings network (``rings_p``: P(crossed) per box of the inputs
-    given) reads it crossed above RIM_LINE_P."""
+    given) reads it crossed above RIM_LINE_P. ``paper``:
+    own_marks.paper_pixels of ``inputs``, where known already."""
     crossed = np.array([v.state == "crossed" for v in verdicts], bool)
-    if not crossed.any() or not crosses_spread_both_ways(inputs, crossed):
+    if not crossed.any() or not crosses_spread_both_ways(inputs, crossed, paper):
         return verdicts
     ask = np.flatnonzero(crossed)
-    ask = ask[rim_like_lines(inputs[ask])]
+    ask = ask[rim_like_lines(inputs[ask], None if paper is None else paper[ask])]
     if not len(ask):
         return verdicts
     out = list(verdicts)
