@@ -16,11 +16,11 @@ on clean paper (:func:`rim_like_lines`) is no mark of theirs. It is
 doubted (RIM_LINE_DOUBT) unless the rings network reads it crossed above
 RIM_LINE_P: over the stained photos below, the player's own crosses that
 came out as such a line (an X with one stroke faint) read 0.998 or more
-there, the rims 0.04-0.95. Not on the sheet of a player who circles the
-numbers (own_marks.circles, asked by the reader): a circle drawn wider
-than the box shows one arc through its middle, a line as long as a rim's,
-and over the 50 independent sets at hand 7 right sheets of pencil circle
-players went to review for one.
+there, the rims 0.002-0.95 (stained seed 257 and hard 258). Not on the
+sheet of a player who circles the numbers (own_marks.circles, asked by
+the reader): a circle drawn wider than the box shows one arc through its
+middle, a line as long as a rim's; asked there, the rule sent 7 right
+sheets of pencil circle players to review in part of the sets at hand.
 
 Over the stained copies (benchmarks/spoilt_photos.py ``stain``) of the
 nine independent sets at hand (seeds 9, 70, 257, 259, 261, every photo
@@ -31,11 +31,12 @@ the plain sets at hand (67 sets, 9,761 sheets), 5 right sheets went to
 review (7,051 -> 7,046 exact over 50 of them, the others as before; the
 rings network read their lines 0.77-0.94): two pencil fills, a pencil X,
 a pencil slash and a black felt pen's short, thick slashes, which spread
-hardly more one way than the other; no box read wrong otherwise. The player's crosses'
-median spread over those sets: X's 1.05-1.96, fills and circles
-1.07-1.47, checks 1.71-4.72 (2 % below 2), slashes 2.67 and more: a
-check's long stroke is such a line too, so checks and slashes are left to
-the rings network.
+hardly more one way than the other; no box read wrong otherwise. The
+player's crosses' median spread over seven of those sets (seeds 9, 70,
+257-261, hard 258 and 262): X's 1.05-1.96, fills and circles 1.07-1.47,
+checks 1.71-4.72 (2 % below 2), slashes 2.67 and more: a check's long
+stroke is such a line too, so checks and slashes are left to the rings
+network.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ from .verdict import BoxVerdict
 
 #: The player's crosses spread both ways: the median of their darkened
 #: paper's long axis over its short one, over their boxes read crossed, is
-#: below this (X's 1.1-1.9, circles about 1.2, checks 2-4, slashes more).
+#: below this (see the module's note for each kind of mark).
 CROSSES_ELONGATION = 2.0
 #: A rim through a box: paper darkened by RIM_DARKENED of the blank or more,
 #: at least RIM_MIN_PX pixels spread RIM_ELONGATION times as long as wide,
