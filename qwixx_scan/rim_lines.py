@@ -33,7 +33,7 @@ rings network read their lines 0.77-0.94): two pencil fills, a pencil X,
 a pencil slash and a black felt pen's short, thick slashes, which spread
 hardly more one way than the other; no box read wrong otherwise. The
 player's crosses' median spread over seven of those sets (seeds 9, 70,
-257-261, hard 258 and 262): X's 1.05-1.96, fills and circles 1.07-1.47,
+257, 259 and 261, every photo hard 258 and 262): X's 1.05-1.96, fills and circles 1.07-1.47,
 checks 1.71-4.72 (2 % below 2), slashes 2.67 and more: a check's long
 stroke is such a line too, so checks and slashes are left to the rings
 network.
