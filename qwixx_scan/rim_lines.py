@@ -50,7 +50,7 @@ from dataclasses import replace
 import numpy as np
 
 from .own_marks import MIN_CROSSES, darkened_paper, paper_pixels
-from .skip_lines import spread_of
+from .skip_lines import Spread
 from .verdict import BoxVerdict
 
 #: The player's crosses spread both ways: the median of their darkened
@@ -83,17 +83,13 @@ def rim_like_lines(inputs: np.ndarray, paper: np.ndarray | None = None) -> np.nd
     ``paper``: own_marks.paper_pixels of ``inputs``, where known already."""
     paper = paper_pixels(inputs) if paper is None else paper
     mask = darkened_paper(inputs, by=RIM_DARKENED, paper=paper)
-    spread = spread_of(mask)
+    spread = Spread.of(mask)
     line = ((spread.pixels >= RIM_MIN_PX)
             & (np.sqrt(spread.major / spread.minor) >= RIM_ELONGATION)
             & (spread.length >= RIM_MIN_LENGTH_PX)
             & (spread.pixels / np.maximum(spread.length, 1e-6) <= RIM_THICKNESS_PX))
     at = np.flatnonzero(line)
-    if len(at):
-        off_line = spread.distance_from_axis(at)
-        beyond = paper[at] & (off_line > RIM_BAND_PX)
-        shaded = (mask[at] & beyond).sum(axis=(1, 2))
-        line[at] = shaded <= RIM_CLEAN_SHARE * np.maximum(beyond.sum(axis=(1, 2)), 1)
+    line[at] = spread.clean_beyond(at, paper[at], mask[at], RIM_BAND_PX, RIM_CLEAN_SHARE)
     return line
 
 
@@ -105,7 +101,7 @@ def crosses_spread_both_ways(inputs: np.ndarray, crossed: np.ndarray,
     if np.count_nonzero(crossed) < MIN_CROSSES:
         return False
     paper = paper_pixels(inputs[crossed]) if paper is None else paper[crossed]
-    spread = spread_of(darkened_paper(inputs[crossed], paper=paper))
+    spread = Spread.of(darkened_paper(inputs[crossed], paper=paper))
     return float(np.median(np.sqrt(spread.major / spread.minor))) < CROSSES_ELONGATION
 
 

@@ -124,7 +124,7 @@ def ink_axes(inputs: np.ndarray) -> InkAxes:
         darkest = np.stack([cv2.erode(np.ascontiguousarray(box[3 + c]), kernel)
                             for c in range(3)])[:, INNER, INNER]
         ink[k] = (darkest - photo[k]).max(axis=0) > INK_BELOW
-    spread = _Spread.of(ink)
+    spread = Spread.of(ink)
     enough = spread.pixels >= MIN_PX
     return InkAxes(np.where(enough, np.degrees(spread.angle), np.nan),
                    np.where(enough, np.sqrt(spread.major / spread.minor), 1.0),
@@ -135,7 +135,7 @@ _YS, _XS = np.mgrid[0:INNER_PX, 0:INNER_PX].astype(np.float64)
 
 
 @dataclass(frozen=True)
-class _Spread:
+class Spread:
     """Per box, how its marked pixels (a bool mask per box, INNER_PX square)
     spread: how many (``pixels``), their middle (``mx``, ``my``: px, x
     right, y down), the variances along their long and short axes
@@ -150,7 +150,7 @@ class _Spread:
     angle: np.ndarray
 
     @classmethod
-    def of(cls, mask: np.ndarray) -> _Spread:
+    def of(cls, mask: np.ndarray) -> Spread:
         n = mask.sum(axis=(1, 2)).astype(np.float64)
         some = np.maximum(n, 1.0)
         mx = (mask * _XS).sum(axis=(1, 2)) / some
@@ -170,25 +170,24 @@ class _Spread:
         """How long each spread is along its long axis, as a line would be (px)."""
         return 4 * np.sqrt(self.major)
 
-    def distance_from_axis(self, at: np.ndarray) -> np.ndarray:
-        """How far each pixel of the boxes ``at`` (indices) lies from the
-        long axis through their spread's middle (px, len(at) x INNER_PX x
-        INNER_PX)."""
+    def clean_beyond(self, at: np.ndarray, paper: np.ndarray, darkened: np.ndarray,
+                     band_px: float, share: float) -> np.ndarray:
+        """Per box of ``at`` (indices), whether at most ``share`` of its paper
+        (``paper``: the boxes of ``at``, as own_marks.paper_pixels) farther
+        than ``band_px`` from the long axis through the spread's middle is
+        ``darkened`` (the same boxes' masks): a line on clean paper."""
         dx, dy = _XS[None] - self.mx[at, None, None], _YS[None] - self.my[at, None, None]
-        return np.abs(dx * np.sin(self.angle[at])[:, None, None]
-                      - dy * np.cos(self.angle[at])[:, None, None])
+        off_line = np.abs(dx * np.sin(self.angle[at])[:, None, None]
+                          - dy * np.cos(self.angle[at])[:, None, None])
+        beyond = paper & (off_line > band_px)
+        return (darkened & beyond).sum(axis=(1, 2)) <= share * np.maximum(
+            beyond.sum(axis=(1, 2)), 1)
 
     @property
     def drawn_out(self) -> np.ndarray:
         """Whether each spread has MIN_PX pixels or more and is ELONGATION
         times as long as it is wide, as a line is."""
         return (self.pixels >= MIN_PX) & (np.sqrt(self.major / self.minor) >= ELONGATION)
-
-
-def spread_of(mask: np.ndarray) -> _Spread:
-    """How the marked pixels of each box spread (``mask``: bool, n x
-    INNER_PX x INNER_PX): see _Spread."""
-    return _Spread.of(mask)
 
 
 @dataclass(frozen=True)
@@ -240,7 +239,7 @@ def short_flat_traces(inputs: np.ndarray) -> np.ndarray:
     a skipped number leaves where it runs over the digits, the print
     hiding most of it. Too short to be taken for such a line in a box read
     empty; nor is it a cross's mark (closer_look.CLOSE_LOOK)."""
-    spread = _Spread.of(darkened_paper(inputs, paper=paper_pixels(inputs)))
+    spread = Spread.of(darkened_paper(inputs, paper=paper_pixels(inputs)))
     return (spread.drawn_out & (spread.length < LENGTH_PX[0])
             & (np.abs(np.degrees(spread.angle)) <= MAX_TILT_DEG))
 
@@ -252,16 +251,14 @@ def lone_lines(inputs: np.ndarray, *, grain: float = 0.0) -> LoneLines:
     and still be clean."""
     paper = paper_pixels(inputs)
     mask = darkened_paper(inputs, paper=paper)
-    spread = _Spread.of(mask)
+    spread = Spread.of(mask)
     n, mx, my, angle, length = spread.pixels, spread.mx, spread.my, spread.angle, spread.length
     line = (spread.drawn_out & (length >= LENGTH_PX[0]) & (length <= LENGTH_PX[1])
             & (n / np.maximum(length, 1e-6) <= THICKNESS_PX))
     # the paper beyond the line, looked at where there is one (most marks
-    # are none): how far each pixel lies from it (through the spread's centre)
+    # are none)
     at = np.flatnonzero(line)
-    off_line = spread.distance_from_axis(at)
-    beyond = paper[at] & (off_line > BAND_PX)
-    shaded = darkened_paper(inputs[at], by=max(FAINTLY, grain), paper=paper[at]) & beyond
-    line[at] = shaded.sum(axis=(1, 2)) <= CLEAN_SHARE * np.maximum(beyond.sum(axis=(1, 2)), 1)
+    faint = darkened_paper(inputs[at], by=max(FAINTLY, grain), paper=paper[at])
+    line[at] = spread.clean_beyond(at, paper[at], faint, BAND_PX, CLEAN_SHARE)
     middle = (INNER_PX - 1) / 2
     return LoneLines(line, np.degrees(angle), mx - middle, my - middle, length, n)
