@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+from scan_support import independent_photo_sheet, spoilt_photo_sheet
 
 from qwixx_scan.box_model import INPUT_PX
 from qwixx_scan.rim_lines import (RIM_LINE_DOUBT, crosses_spread_both_ways, rim_lines_doubted,
@@ -56,8 +57,6 @@ def test_a_drink_ring_through_an_empty_box_of_an_x_player_is_doubted(tmp_path):
     # (scan_benchmark.py --spoil stain): the rim runs through the empty
     # yellow 10 of a pencil X player's sheet, one thin line the networks
     # read crossed; the sheet came out ok with a wrong score.
-    from scan_support import spoilt_photo_sheet
-
     sheet, want = spoilt_photo_sheet(tmp_path, 257, 100, "stain")
     assert want["style"]["kind"] == "x" and want["pen"] == "pencil"
     assert "yellow-10" not in want["marked"]
@@ -72,8 +71,6 @@ def test_a_drink_ring_on_a_pens_x_sheet_is_doubted(tmp_path):
     # Seed 257, photo 30, stained: a red pen's X sheet; the rim through the
     # empty yellow 7 read crossed, and the rings network, asked about a pen
     # player's boxes, read it crossed too (above read.RIM_EMPTY_P).
-    from scan_support import spoilt_photo_sheet
-
     sheet, want = spoilt_photo_sheet(tmp_path, 257, 30, "stain")
     assert want["pen"] == "red" and "yellow-7" not in want["marked"]
     assert sheet.verdicts["yellow-7"].note == RIM_LINE_DOUBT
@@ -85,8 +82,6 @@ def test_a_pencil_circle_players_arcs_are_not_taken_for_rims(tmp_path):
     # with circles wider than the boxes, so that one arc runs through the
     # middle of some boxes, one thin line across, as a rim does. Asked,
     # the rule doubted the right yellow 7 of a sheet read exactly.
-    from scan_support import independent_photo_sheet
-
     sheet, want = independent_photo_sheet(tmp_path, 313, 148)
     assert want["style"]["kind"] == "circle" and want["pen"] == "pencil"
     assert sheet.status == "ok"
