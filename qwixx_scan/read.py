@@ -42,6 +42,7 @@ y / px_per_mm), x right, y down, top-left trim corner at (0, 0).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
 
@@ -178,7 +179,9 @@ VISIBLE_PRINT_MATCH = 0.6
 #: A box read crossed only narrowly and doubted mirrored (verdict.NARROW_MIRRORED)
 #: is not looked at so: one such, a faint, grainy pencil line through a
 #: skipped blue 6 (independent hard table 67), reads crossed darkened too
-#: (looked at closer, it is not: see closer_look.CLOSE_LOOK).
+#: (looked at closer, it is not: see closer_look.CLOSE_LOOK). Nor a box whose
+#: mark would look like a line through a skipped number were it read
+#: crossed, as the close look asks (see their_crosses.SPARSE_LINE_PX).
 DARKER_LOOKS = (1.3, 1.5)
 DARKER_CROSSED = "read crossed once its light strokes were darkened (light pencil)"
 #: ... and only where the player's crosses (their_crosses.read_crossed) leave under
@@ -372,8 +375,11 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
     verdicts = _settle_by_own_marks(verdicts, inputs, ink_mm2, darkened, paper_px, classifier,
                                     pen=pen, washed=washed, astray=located.astray & boxed)
     hatcher_shade = None
+    # what the looks below take no box for (their_crosses.SPARSE_LINE_PX)
+    skip_like = partial(skip_like_marks, inputs, theirs, ink_mm2[:, 0], numbered, crossed_p,
+                        grain=grain, their_lines=their_lines)
     if no_pen_ink:
-        verdicts = _crossed_once_darkened(verdicts, inputs, classifier)
+        verdicts = _crossed_once_darkened(verdicts, inputs, classifier, skip_like)
     if not pen:
         crossed = np.array([v.state == "crossed" for v in verdicts])
         if hatches(crossed, darkened, paper_px, cover=CLOSE_HATCHING_COVER):
@@ -382,9 +388,7 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
     verdicts = seen_close(verdicts, close, reading, pencil=not pen, take_crosses=no_pen_ink,
                           hatcher_shade=hatcher_shade,
                           washed=(washed_out | overexposed) & (ink_mm2[:, 1] < PEN_DEEP_INK_MM2),
-                          skip_like=partial(skip_like_marks, inputs, theirs, ink_mm2[:, 0],
-                                            numbered, crossed_p, grain=grain,
-                                            their_lines=their_lines))
+                          skip_like=skip_like)
     if hatcher_shade is not None:
         verdicts = light_hatching_doubted(verdicts, inputs, paper)
     circling = theirs is not None and circles(theirs & numbered, inputs, paper)
@@ -483,16 +487,21 @@ def _print_under_ink(located: LocatedInputs, crossed_p: np.ndarray) -> np.ndarra
     return under
 
 
-def _crossed_once_darkened(verdicts: list[BoxVerdict], inputs: np.ndarray,
-                           classifier) -> list[BoxVerdict]:
+def _crossed_once_darkened(verdicts: list[BoxVerdict], inputs: np.ndarray, classifier,
+                           skip_like: Callable[[np.ndarray], np.ndarray]) -> list[BoxVerdict]:
     """The verdicts of a player who writes without a pen, with every box
     doubted for its mark or for holding hardly any ink taken as crossed
     where each of its darkened looks reads it crossed (see DARKER_LOOKS);
-    none on a sheet with verdict.MANY_DOUBTFUL doubtful boxes or more."""
+    none on a sheet with verdict.MANY_DOUBTFUL doubtful boxes or more, nor
+    a box whose mark would be like a line through a skipped number were it
+    read crossed (``skip_like``: per box, given the indices of those asked;
+    their_crosses.skip_like_marks, as the close look asks)."""
     if too_doubtful(verdicts):
         return verdicts
     ask = np.flatnonzero([v.state == "uncertain" and v.note in (DOUBTFUL_MARK, HARDLY_ANY_INK)
                           for v in verdicts])
+    if len(ask):
+        ask = ask[~skip_like(ask)[ask]]
     if not len(ask):
         return verdicts
     asked = inputs[ask]  # (a copy: indexed by an array)

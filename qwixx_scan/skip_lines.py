@@ -187,7 +187,12 @@ class Spread:
     def drawn_out(self) -> np.ndarray:
         """Whether each spread has MIN_PX pixels or more and is ELONGATION
         times as long as it is wide, as a line is."""
-        return (self.pixels >= MIN_PX) & (np.sqrt(self.major / self.minor) >= ELONGATION)
+        return self.drawn_out_from(MIN_PX)
+
+    def drawn_out_from(self, min_px: float) -> np.ndarray:
+        """Whether each spread has ``min_px`` pixels or more and is
+        ELONGATION times as long as it is wide."""
+        return (self.pixels >= min_px) & (np.sqrt(self.major / self.minor) >= ELONGATION)
 
 
 @dataclass(frozen=True)
@@ -244,16 +249,17 @@ def short_flat_traces(inputs: np.ndarray) -> np.ndarray:
             & (np.abs(np.degrees(spread.angle)) <= MAX_TILT_DEG))
 
 
-def lone_lines(inputs: np.ndarray, *, grain: float = 0.0) -> LoneLines:
+def lone_lines(inputs: np.ndarray, *, grain: float = 0.0, min_px: float = MIN_PX) -> LoneLines:
     """The lone line each box's darkened paper shows, if any (see LoneLines).
     ``grain``: how far the photo's grain darkens clean paper (see
     :func:`paper_grain`), which the paper beyond a line may be darkened by
-    and still be clean."""
+    and still be clean; ``min_px``: the fewest darkened pixels a line shows
+    (see their_crosses.SPARSE_LINE_PX)."""
     paper = paper_pixels(inputs)
     mask = darkened_paper(inputs, paper=paper)
     spread = Spread.of(mask)
     n, mx, my, angle, length = spread.pixels, spread.mx, spread.my, spread.angle, spread.length
-    line = (spread.drawn_out & (length >= LENGTH_PX[0]) & (length <= LENGTH_PX[1])
+    line = (spread.drawn_out_from(min_px) & (length >= LENGTH_PX[0]) & (length <= LENGTH_PX[1])
             & (n / np.maximum(length, 1e-6) <= THICKNESS_PX))
     # the paper beyond the line, looked at where there is one (most marks
     # are none)
