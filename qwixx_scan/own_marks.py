@@ -17,6 +17,8 @@ looks like this player's crosses on every count at once:
 - its ink has the colour of their ink (the direction of the mean darkening
   in BGR within COLOUR_COSINE, its strength within DARKNESS_RANGE of
   theirs): a shadow or a skin-coloured thumb is not the player's pen;
+- its mark lies where their marks lie in their boxes (see PLACE_SLACK_PX):
+  a die or a pen at the box's corner is not their cross;
 - all five networks together lean crossed (their median at LEAN or more);
   or, where they lean empty, it is like the crosses by both measures of
   its amount below (ink and darkened paper), and its darkened paper covers
@@ -146,6 +148,28 @@ CIRCLE_MIDDLE_PX = 8
 CIRCLE_MIDDLE_COVER = 0.05
 #: The pixels of a box's middle within CIRCLE_MIDDLE_PX of its centre.
 _MIDDLE = np.hypot(*(np.mgrid[0:INNER_PX, 0:INNER_PX] - (INNER_PX - 1) / 2)) < CIRCLE_MIDDLE_PX
+#: A box is like the player's crosses only where the middle of its
+#: darkened paper (:func:`darkened_paper`) lies no farther from the middle
+#: of the box than that of their crosses read with confidence that lies
+#: farthest, plus PLACE_SLACK_PX (of the INNER_PX window, about 1 mm); a
+#: box with fewer than PLACE_MIN_PX darkened pixels is not judged so (its
+#: ink may be over the print). Fresh independent table 296, photo 37 (a
+#: normal photo, five Kettingen sheets): a yellow die lay over the top left
+#: corner of the empty red 6 of a red pen's circles; the networks split
+#: (0.5), the die's edge and shadow made as much ink as a circle in about
+#: the pen's colour, and the box was taken as crossed: the sheet came out
+#: ``ok`` with 66 points instead of 58. Its darkened paper lay 15.3 px from
+#: the middle, the player's circles' 7.6 at most. Of the 167 boxes taken
+#: by own marks over the 87 independent sets at hand and the 13 stained
+#: copies (10,160 photos), the crosses lay at most 3.1 px beyond their
+#: player's farthest (a check's short stroke in a corner); that box 7.7,
+#: an empty box of a stained copy by a ring's rim 4.7. Not where the light
+#: washes the box out (glare.WASHED_OUT, asked by the reader): a lamp's
+#: reflection leaves part of a cross, off the middle (independent seed 70,
+#: photo 16 under ``scan_benchmark.py --spoil glare``: a black X's darkened
+#: paper 7.7 px off, the player's others 2.3 at most).
+PLACE_SLACK_PX = 4.0
+PLACE_MIN_PX = 10
 #: Ink for its colour (ink_colours): photo darker than this share of the
 #: paper, where the blank sheet is lighter than INK_COLOUR_PAPER (not print).
 INK_COLOUR_BELOW = 0.8
@@ -194,6 +218,35 @@ def like_own_crosses(crossed: np.ndarray, empty: np.ndarray, doubtful: np.ndarra
     if np.median(darkened[crossed]) < MIN_CROSS_COVER * INNER_PX**2:
         return by_ink, nothing
     return by_ink, coloured & leaning & shaded & ~by_ink
+
+
+def placed_like_crosses(inputs: np.ndarray, crossed: np.ndarray,
+                        ask: np.ndarray) -> np.ndarray:
+    """Per box of ``ask`` (indices), whether its mark lies in the box where
+    the player's crosses (``crossed``, bool per box) lie in theirs, as far
+    as can be told (see PLACE_SLACK_PX): True where it holds too little
+    darkened paper to tell, or none of the crosses does."""
+    theirs = np.flatnonzero(crossed)
+    middles = _darkened_middles(inputs[np.concatenate([theirs, ask])])
+    off, pixels = middles[:, 0], middles[:, 1]
+    seen = pixels[:len(theirs)] > 0
+    if not seen.any():
+        return np.ones(len(ask), bool)
+    farthest = float(off[:len(theirs)][seen].max())
+    mine, mine_px = off[len(theirs):], pixels[len(theirs):]
+    return (mine_px < PLACE_MIN_PX) | (mine <= farthest + PLACE_SLACK_PX)
+
+
+def _darkened_middles(inputs: np.ndarray) -> np.ndarray:
+    """Per box (n x 2): how far the middle of its darkened paper lies from
+    the middle of the box (px of the INNER_PX window), and how many pixels
+    are darkened."""
+    mask = darkened_paper(inputs)
+    pixels = mask.sum(axis=(1, 2)).astype(np.float64)
+    ys, xs = np.mgrid[0:INNER_PX, 0:INNER_PX] - (INNER_PX - 1) / 2
+    some = np.maximum(pixels, 1.0)
+    mx, my = (mask * xs).sum(axis=(1, 2)) / some, (mask * ys).sum(axis=(1, 2)) / some
+    return np.stack([np.hypot(mx, my), pixels], axis=1)
 
 
 def ink_colours(inputs: np.ndarray) -> np.ndarray:

@@ -63,7 +63,7 @@ from .lone_strokes import lone_strokes
 from .own_marks import INNER_PX
 from .own_marks import LEAN as OWN_LEAN
 from .own_marks import (circles, darkened_pixels, hatches, ink_colours, like_own_crosses,
-                        paper_pixels)
+                        paper_pixels, placed_like_crosses)
 from .rim_lines import rim_lines_doubted
 from .skip_lines import lone_lines, paper_grain, struck_through
 from .spills import neighbour_table, spilt_over
@@ -568,6 +568,12 @@ def _settle_by_own_marks(verdicts: list[BoxVerdict], inputs: np.ndarray, ink_mm2
     # sheets): a bare outline under a cross is found nowhere, so those are
     # still taken.
     by_ink, by_shade = by_ink & ~astray, by_shade & ~astray
+    # where in the box the mark lies (own_marks.PLACE_SLACK_PX), but where the
+    # light washes the box out, which leaves a cross in pieces
+    ask = np.flatnonzero((by_ink | by_shade) & ~washed)
+    if len(ask):
+        elsewhere = ask[~placed_like_crosses(inputs, crossed, ask)]
+        by_ink[elsewhere], by_shade[elsewhere] = False, False
     if pen and (by_ink | by_shade).any():  # (then some box is read crossed)
         inked = washed | (deep_ink_mm2
                           >= OWN_PEN_DEEP_SHARE * float(np.median(deep_ink_mm2[crossed])))

@@ -13,7 +13,7 @@ from scan_support import spoilt_photo_sheet
 
 from qwixx_scan.box_model import INPUT_CHANNELS, INPUT_PX
 from qwixx_scan.own_marks import (DARKENED, MIN_CROSSES, circles, darkened_pixels, ink_colours,
-                                  like_own_crosses, paper_pixels)
+                                  like_own_crosses, paper_pixels, placed_like_crosses)
 
 PENCIL = np.array([0.4, 0.4, 0.38])  # mean darkening per BGR channel
 SKIN = np.array([0.45, 0.3, 0.05])
@@ -187,6 +187,50 @@ def test_a_die_over_a_pen_hatchers_skipped_number_is_not_taken_for_hatching(tmp_
     sheet = sheet_read_at(result, want)
     assert sheet.verdicts["blue-12"].state == "uncertain" and not sheet.verdicts["blue-12"].settled
     assert sheet.score.total == want["score"]["total"] == 109
+    no_sheet_sure_of_a_wrong_score(result, truth)
+
+
+def test_a_mark_is_like_the_players_crosses_only_where_their_crosses_lie_in_their_boxes():
+    import cv2
+
+    def box(draw):
+        inputs = np.ones((1, INPUT_CHANNELS, INPUT_PX, INPUT_PX), np.float32)
+        photo = inputs[0, 0].copy()
+        draw(photo)
+        inputs[0, :3] = photo[None]
+        return inputs
+
+    c = INPUT_PX // 2
+    x = box(lambda im: (cv2.line(im, (c - 8, c - 8), (c + 8, c + 8), 0.4, 2),
+                        cv2.line(im, (c - 8, c + 8), (c + 8, c - 8), 0.4, 2)))
+    corner = box(lambda im: cv2.rectangle(im, (8, 8), (15, 15), 0.4, -1))  # a die's corner
+    low = box(lambda im: (cv2.line(im, (c - 8, c - 4), (c + 8, c + 12), 0.4, 2),
+                          cv2.line(im, (c - 8, c + 12), (c + 8, c - 4), 0.4, 2)))  # an X set low
+    speck = box(lambda im: cv2.rectangle(im, (8, 8), (9, 9), 0.4, -1))  # too little to tell
+    inputs = np.concatenate([x] * 5 + [corner, low, speck])
+    crossed = np.r_[np.ones(5, bool), np.zeros(3, bool)]
+    assert placed_like_crosses(inputs, crossed, np.array([5, 6, 7])).tolist() == [False, True,
+                                                                                  True]
+
+
+def test_a_die_over_a_box_corner_is_not_taken_for_the_players_cross(tmp_path):
+    # An independent table photo (foreign_photos.py --table, seed 296, photo
+    # 37, a normal photo of five Kettingen sheets): a yellow die lay over the
+    # top left corner of Kettingen D's empty red 6, whose player circles in
+    # red. The networks split (0.5) and its edge and shadow made as much
+    # ink as a circle in about the pen's colour: it was taken as crossed
+    # like the player's circles, and the sheet came out ok with 66 points
+    # instead of 58. Its mark lies in the box's corner, theirs round the middle.
+    from scan_support import independent_photo, no_sheet_sure_of_a_wrong_score
+
+    result, truth = independent_photo(tmp_path, 296, 37, table=True)
+    (want,) = [t for t in truth["sheets"] if t["letter"] == "D"]
+    assert "red-6" not in want["marked"]
+    assert [0, "red-6"] in [o for obj in truth["photo"]["objects"]
+                            for o in obj["covers_box_edges"]]
+    (sheet,) = [s for s in result.sheets if s.sheet.letter == "D"]
+    assert sheet.verdicts["red-6"].state == "uncertain" and not sheet.verdicts["red-6"].settled
+    assert sheet.score.total == want["score"]["total"] == 58
     no_sheet_sure_of_a_wrong_score(result, truth)
 
 
