@@ -479,20 +479,20 @@ def light_crosses_doubted(inputs: np.ndarray, crossed: np.ndarray | None,
 #: judged as lone lines from SPARSE_LINE_PX darkened pixels
 #: (skip_lines.MIN_PX elsewhere): a light line through a number shows on
 #: the paper only in pieces beside and between the digits. Fresh hard
-#: independent table 295, photo 20 (blur 2
-#: px, JPEG 45): a pencil X player's line falling 15 degrees through a
-#: skipped yellow 9 of Treden C (a step box) darkened 7 pixels of its paper
-#: and held 0.03 mm^2 of ink; the networks read it 0.98, doubted for its
-#: want of ink (verdict.HARDLY_ANY_INK), and the darker look
-#: (read.DARKER_LOOKS), which asked nothing of the kind, took it: the sheet
-#: came out ``ok`` with 148 points instead of 131; that player struck 13
-#: numbers through. Over the 83 independent sets at hand and their stained
-#: copies (9,780 photos), of the 342 boxes the two looks took, from 5
-#: pixels on that line alone is judged so besides those judged so already;
-#: from 4 pixels a right fill's trace too. Not on other players' sheets:
-#: every photo hard independent seed 110, photo 92, a small X of a thin
-#: pencil over yellow 2 showed one stroke's 5 pixels falling 13 degrees
-#: (a player who strikes no number through).
+#: independent table 295, photo 20 (blur 2 px, JPEG 45): a pencil X
+#: player's line falling 15 degrees through a skipped yellow 9 of Treden C
+#: (a step box) darkened 7 pixels of its paper and held 0.03 mm^2 of ink;
+#: the networks read it 0.98, doubted for its want of ink
+#: (verdict.HARDLY_ANY_INK), and the darker look (read.DARKER_LOOKS), which
+#: asked nothing of the kind, took it: the sheet came out ``ok`` with 148
+#: points instead of 131; that player struck 13 numbers through. Over the
+#: 83 independent sets at hand and their stained copies (9,780 photos), of
+#: the 342 boxes the two looks took, from 5 pixels on that line alone is
+#: judged so besides those judged so already; from 4 pixels a right fill's
+#: trace too. Not on other players' sheets: every photo hard independent
+#: seed 110, photo 92, a small X of a thin pencil over yellow 2 showed one
+#: stroke's 5 pixels falling 13 degrees (a player who strikes no number
+#: through).
 SPARSE_LINE_PX = 5
 
 
@@ -501,12 +501,12 @@ def skip_like_marks(inputs: np.ndarray, crossed: np.ndarray | None, ink_mm2: np.
                     grain: float = 0.0, their_lines: LoneLines | None = None) -> np.ndarray:
     """:func:`skip_like_crosses` for the boxes ``among``, each as if read
     crossed, their lone lines judged from SPARSE_LINE_PX pixels where the
-    player strikes skipped numbers through, and besides
-    any number box among them whose mark is a short flat trace, what a line
-    through a skipped number leaves between the digits
-    (skip_lines.short_flat_traces, see closer_look.CLOSE_CROSSED_P), or a
-    line rising through its middle on the sheet of a player whose crosses
-    are seldom lone lines (see the note above)."""
+    player strikes skipped numbers through, and besides any number box
+    among them whose mark is a short flat trace, what a line through a
+    skipped number leaves between the digits (skip_lines.short_flat_traces,
+    see closer_look.CLOSE_CROSSED_P), or a line rising through its middle
+    on the sheet of a player whose crosses are seldom lone lines (see the
+    note above)."""
     sparse = strikes_skipped_numbers(inputs, crossed_p, numbered, grain)
     like = skip_like_crosses(inputs, crossed, ink_mm2, numbered, crossed_p, among, grain=grain,
                              their_lines=their_lines, rising_through_middle=True,
