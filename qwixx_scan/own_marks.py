@@ -226,27 +226,18 @@ def placed_like_crosses(inputs: np.ndarray, crossed: np.ndarray,
     the player's crosses (``crossed``, bool per box) lie in theirs, as far
     as can be told (see PLACE_SLACK_PX): True where it holds too little
     darkened paper to tell, or none of the crosses does."""
+    from .skip_lines import Spread  # (skip_lines builds on this module)
+
     theirs = np.flatnonzero(crossed)
-    middles = _darkened_middles(inputs[np.concatenate([theirs, ask])])
-    off, pixels = middles[:, 0], middles[:, 1]
+    spread = Spread.of(darkened_paper(inputs[np.concatenate([theirs, ask])]))
+    middle = (INNER_PX - 1) / 2
+    off, pixels = np.hypot(spread.mx - middle, spread.my - middle), spread.pixels
     seen = pixels[:len(theirs)] > 0
     if not seen.any():
         return np.ones(len(ask), bool)
     farthest = float(off[:len(theirs)][seen].max())
     mine, mine_px = off[len(theirs):], pixels[len(theirs):]
     return (mine_px < PLACE_MIN_PX) | (mine <= farthest + PLACE_SLACK_PX)
-
-
-def _darkened_middles(inputs: np.ndarray) -> np.ndarray:
-    """Per box (n x 2): how far the middle of its darkened paper lies from
-    the middle of the box (px of the INNER_PX window), and how many pixels
-    are darkened."""
-    mask = darkened_paper(inputs)
-    pixels = mask.sum(axis=(1, 2)).astype(np.float64)
-    ys, xs = np.mgrid[0:INNER_PX, 0:INNER_PX] - (INNER_PX - 1) / 2
-    some = np.maximum(pixels, 1.0)
-    mx, my = (mask * xs).sum(axis=(1, 2)) / some, (mask * ys).sum(axis=(1, 2)) / some
-    return np.stack([np.hypot(mx, my), pixels], axis=1)
 
 
 def ink_colours(inputs: np.ndarray) -> np.ndarray:

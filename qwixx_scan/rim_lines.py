@@ -85,7 +85,7 @@ def rim_like_lines(inputs: np.ndarray, paper: np.ndarray | None = None) -> np.nd
     mask = darkened_paper(inputs, by=RIM_DARKENED, paper=paper)
     spread = Spread.of(mask)
     line = ((spread.pixels >= RIM_MIN_PX)
-            & (np.sqrt(spread.major / spread.minor) >= RIM_ELONGATION)
+            & (spread.elongation >= RIM_ELONGATION)
             & (spread.length >= RIM_MIN_LENGTH_PX)
             & (spread.pixels / np.maximum(spread.length, 1e-6) <= RIM_THICKNESS_PX))
     at = np.flatnonzero(line)
@@ -102,7 +102,7 @@ def crosses_spread_both_ways(inputs: np.ndarray, crossed: np.ndarray,
         return False
     paper = paper_pixels(inputs[crossed]) if paper is None else paper[crossed]
     spread = Spread.of(darkened_paper(inputs[crossed], paper=paper))
-    return float(np.median(np.sqrt(spread.major / spread.minor))) < CROSSES_ELONGATION
+    return float(np.median(spread.elongation)) < CROSSES_ELONGATION
 
 
 def rim_lines_doubted(verdicts: list[BoxVerdict], inputs: np.ndarray,

@@ -127,7 +127,7 @@ def ink_axes(inputs: np.ndarray) -> InkAxes:
     spread = Spread.of(ink)
     enough = spread.pixels >= MIN_PX
     return InkAxes(np.where(enough, np.degrees(spread.angle), np.nan),
-                   np.where(enough, np.sqrt(spread.major / spread.minor), 1.0),
+                   np.where(enough, spread.elongation, 1.0),
                    np.where(enough, spread.length, np.nan))
 
 
@@ -170,6 +170,11 @@ class Spread:
         """How long each spread is along its long axis, as a line would be (px)."""
         return 4 * np.sqrt(self.major)
 
+    @property
+    def elongation(self) -> np.ndarray:
+        """How many times as long as it is wide each spread is (1: round)."""
+        return np.sqrt(self.major / self.minor)
+
     def clean_beyond(self, at: np.ndarray, paper: np.ndarray, darkened: np.ndarray,
                      band_px: float, share: float) -> np.ndarray:
         """Per box of ``at`` (indices), whether at most ``share`` of its paper
@@ -192,7 +197,7 @@ class Spread:
     def drawn_out_from(self, min_px: float) -> np.ndarray:
         """Whether each spread has ``min_px`` pixels or more and is
         ELONGATION times as long as it is wide."""
-        return (self.pixels >= min_px) & (np.sqrt(self.major / self.minor) >= ELONGATION)
+        return (self.pixels >= min_px) & (self.elongation >= ELONGATION)
 
 
 @dataclass(frozen=True)
