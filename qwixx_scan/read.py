@@ -55,15 +55,16 @@ from .box_inputs import (PHOTO_CAP, LocatedInputs, Surroundings, located_box_inp
 from .box_model import MIRRORED_VIEWS, box_classifier, rim_look
 from .closer_look import (CLOSE_HATCHING_COVER, CloseViews, broken_chains_doubted,
                           chain_rings_doubted, seen_close)
+from .folds import folds_doubted, window_frames
 from .glare import overexposed_boxes, washed_out_boxes
 from .grey_ink import crossed_in_grey
 from .locate import ASTRAY_SHEET_MATCH, MAX_ASTRAY
 from .light_hatching import light_hatching_doubted
 from .lone_strokes import lone_strokes
-from .own_marks import INNER_PX
+from .own_marks import INNER, INNER_PX
 from .own_marks import LEAN as OWN_LEAN
 from .own_marks import (circles, darkened_pixels, hatches, ink_colours, like_own_crosses,
-                        paper_pixels, placed_like_crosses)
+                        paper_window, placed_like_crosses)
 from .rim_lines import rim_lines_doubted
 from .skip_lines import lone_lines, paper_grain, struck_through
 from .spills import neighbour_table, spilt_over
@@ -256,7 +257,8 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
              for x, y in shown_px]
     classifier = box_classifier()
     inked = ink_mm2[:, 0] >= TURN_CHECK_INK_MM2
-    paper = paper_pixels(inputs)  # per box, which pixels of its middle are paper (own_marks)
+    paper_around = paper_window(inputs)  # per box, which pixels of its window are paper
+    paper = paper_around[:, INNER, INNER]  # (own_marks.paper_pixels)
     darkened = darkened_pixels(inputs, paper)  # and how many of them a mark darkens
     reading = classifier.crossed_reading(inputs,
                                          inked=inked | (darkened >= PENCIL_ASK_DARK_PX))
@@ -402,6 +404,8 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
     verdicts = crossed_in_grey(verdicts, inputs, ink_mm2[:, 0], classifier, _like_a_rim)
     if not circling:  # a big circle's arc in the box is one line too (rim_lines)
         verdicts = rim_lines_doubted(verdicts, inputs, rim_look().crossed_probability, paper)
+    verdicts = folds_doubted(verdicts, inputs, window_frames(sheet, centres_px, ref.px_per_mm),
+                             classifier.crossed_probability, paper_around)
     return {v.box_id: v for v in doubt_empties_of_a_doubtful_sheet(verdicts)}
 
 

@@ -1,0 +1,240 @@
+"""Long straight lines across the sheet: a fold in the paper, not a pen's mark.
+
+A sheet folded (in a pocket, a box) and opened again shows the fold as a
+thin dark line straight across it. Where that line runs through an empty
+box, or through a line the player drew through a skipped number, the
+networks may see a stroke more and read the box crossed (the crease copy of
+seed 257 photo 18: a fold across the top of a skipped blue 6, over its skip
+line, read 0.96 and the sheet came out ``ok`` with a wrong score). No
+player's stroke runs on straight through box after box: a fold does.
+
+Found from the darkened paper (own_marks.DARKENED) of the boxes' windows
+(own_marks.paper_window: the print and its edges left out), laid out where
+the boxes were found: the strongest straight lines there (a Hough
+transform) count as long where, in LONG_LINE_BOXES or more boxes one after
+the other along one, it darkens LINE_COVER of the paper it crosses, while
+under REST_DARKENED of the box's paper OFF_LINE_MM or more from it is
+darkened. A player who hatches boxes over draws lines that run on from box
+to box along a row, but their boxes are dark all over (a fifth to two
+thirds of that paper); the fold's boxes hold at most a cross besides.
+
+A box read crossed that such a line runs through is read once more with
+the line taken out (its pixels given the photo's beside it); read so no
+longer crossed, it is doubtful: its mark may be only the fold. The check
+never takes a box, so a line found where there is no fold costs at most a
+doubt.
+
+Chosen on seed 257's 150 photos folded (spoilt_photos.py ``crease``) and
+150 photos each of seeds 257 and 259, hard 258 and 40 of table 232 (the
+same photos unfolded): every line the transform gave (496), the boxes along
+each. Counting boxes by the line's cover alone, 52 sheets of the folded
+copies and 52 of the plain photos had a run of 4, every plain one hatched
+(the rest of their boxes' paper 0.19-0.67 darkened; the folds' boxes 0 to
+0.2 but for hatched boxes they cross); with REST_DARKENED, 37 folded and
+no plain sheet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
+
+from qwixx_print.layout import Sheet
+
+from .box_inputs import WINDOW_MM
+from .box_model import INPUT_PX
+from .own_marks import DARKENED, paper_window
+from .verdict import CROSSED_P, BoxVerdict
+
+#: The canvas the boxes' darkened paper is laid out on (px per mm).
+CANVAS_PX_PER_MM = 3.0
+#: Hough votes (canvas pixels along a line) a line needs to be looked at: a
+#: fold through four boxes gives about 110.
+MIN_VOTES = 100
+#: At most this many of the strongest lines are looked at.
+MAX_CANDIDATES = 8
+LONG_LINE_BOXES = 4
+LINE_COVER = 0.7
+OFF_LINE_MM = 0.8
+REST_DARKENED = 0.2
+#: The line's pixels are given the photo's values ERASE_SIDE_MM to either side of it.
+ERASE_SIDE_MM = 1.1
+#: A box counts as crossed by a line where it crosses this much of its paper (samples).
+MIN_PAPER_SAMPLES = 10
+#: The line's pixels taken out: within this many window pixels of it.
+ERASE_PX = 1.5
+FOLD_DOUBT = ("read crossed, but a long straight line across the sheet (a fold?) runs "
+              "through the box, and without that line it does not read crossed")
+
+
+@dataclass(frozen=True)
+class LongLine:
+    """A straight line (x cos(angle) + y sin(angle) = rho, sheet mm) and the
+    boxes (indices) it darkens one after the other along it."""
+
+    angle_deg: float
+    rho_mm: float
+    boxes: tuple[int, ...]
+
+
+def folds_doubted(verdicts: list[BoxVerdict], inputs: np.ndarray, frames: np.ndarray,
+                  crossed_probability: Callable[[np.ndarray], np.ndarray],
+                  paper: np.ndarray | None = None) -> list[BoxVerdict]:
+    """The verdicts with every box read crossed that a long straight line
+    runs through (:func:`long_lines`) made doubtful where, with that line
+    taken out, it no longer reads crossed (``crossed_probability`` under
+    verdict.CROSSED_P). ``frames``: :func:`window_frames`; ``paper``:
+    own_marks.paper_window of ``inputs``, where known already."""
+    crossed = {i for i, v in enumerate(verdicts) if v.state == "crossed"}
+    if not crossed:
+        return verdicts
+    asked: list[int] = []
+    taken_out: list[np.ndarray] = []
+    for line in long_lines(inputs, frames, paper):
+        for i in crossed.intersection(line.boxes):
+            asked.append(i)
+            taken_out.append(without_line(inputs[i], frames[i], line))
+    if not asked:
+        return verdicts
+    out = list(verdicts)
+    for i, p in zip(asked, crossed_probability(np.stack(taken_out))):
+        if p < CROSSED_P:
+            out[i] = replace(verdicts[i], state="uncertain", confidence=0.5, note=FOLD_DOUBT,
+                             lean="", settled="")
+    return out
+
+
+def window_frames(sheet: Sheet, centres_px: np.ndarray, px_per_mm: float) -> np.ndarray:
+    """Per box, where its network input's window lies on the sheet: left,
+    top, width and height in mm (n x 4)."""
+    size = np.float32([(b.rect.w, b.rect.h) for b in sheet.boxes]) + 2 * WINDOW_MM
+    centres = np.asarray(centres_px, np.float32) / px_per_mm
+    return np.hstack([centres - size / 2, size])
+
+
+def darkened_windows(inputs: np.ndarray, paper: np.ndarray | None = None) -> np.ndarray:
+    """Which pixels of each box's whole window (n x INPUT_PX x INPUT_PX,
+    bool) are paper darkened by own_marks.DARKENED of the blank."""
+    photo = inputs[:, :3].mean(axis=1)
+    blank = np.maximum(inputs[:, 3:6].mean(axis=1), 0.05)
+    paper = paper_window(inputs) if paper is None else paper
+    return paper & (photo < blank * (1 - DARKENED))
+
+
+def long_lines(inputs: np.ndarray, frames: np.ndarray,
+               paper: np.ndarray | None = None) -> list[LongLine]:
+    """The long straight lines darkening the boxes (see the module's note);
+    ``frames``: :func:`window_frames`; ``paper``: own_marks.paper_window of
+    ``inputs``, where known already."""
+    if len(inputs) == 0:
+        return []
+    paper = paper_window(inputs) if paper is None else paper
+    dark = darkened_windows(inputs, paper)
+    canvas = _canvas(dark, frames)
+    found = cv2.HoughLines(canvas, 1, np.pi / 180, MIN_VOTES)
+    if found is None:
+        return []
+    lines = []
+    looked: list[tuple[float, float]] = []
+    for rho_px, theta in found[:, 0]:
+        # (Hough's neighbours of a line looked at are the same line)
+        if any(abs(rho_px - r) < 4 and abs(theta - t) < 0.035 for r, t in looked):
+            continue
+        if len(looked) == MAX_CANDIDATES:
+            break
+        looked.append((rho_px, theta))
+        boxes = _darkened_run(dark, paper, frames, float(theta), rho_px / CANVAS_PX_PER_MM)
+        if len(boxes) >= LONG_LINE_BOXES:
+            lines.append(LongLine(float(np.degrees(theta)), rho_px / CANVAS_PX_PER_MM, boxes))
+    return lines
+
+
+def without_line(inputs: np.ndarray, frame: np.ndarray, line: LongLine) -> np.ndarray:
+    """A box's input (INPUT_CHANNELS x INPUT_PX x INPUT_PX) with ``line``'s
+    pixels given the photo's values ERASE_SIDE_MM to either side of it (their mean)."""
+    t = np.radians(line.angle_deg)
+    normal = np.float32([np.cos(t), np.sin(t)])
+    scale = frame[2:] / INPUT_PX  # mm per window pixel, x and y
+    v, u = np.mgrid[0:INPUT_PX, 0:INPUT_PX].astype(np.float32) + 0.5
+    x, y = frame[0] + u * scale[0], frame[1] + v * scale[1]
+    off = (x * normal[0] + y * normal[1] - line.rho_mm) / scale.mean()  # window px from the line
+    on = np.abs(off) <= ERASE_PX
+    step = np.rint(normal * ERASE_SIDE_MM / scale).astype(int)
+    out = inputs.copy()
+    rows, cols = np.nonzero(on)
+    sides = []
+    for sign in (-1, 1):
+        r = np.clip(rows + sign * step[1], 0, INPUT_PX - 1)
+        c = np.clip(cols + sign * step[0], 0, INPUT_PX - 1)
+        sides.append(inputs[:3, r, c])
+    out[:3, rows, cols] = (sides[0] + sides[1]) / 2
+    return out
+
+
+def _canvas(dark: np.ndarray, frames: np.ndarray) -> np.ndarray:
+    """The darkened pixels of every box's window laid out where it lies on
+    the sheet, CANVAS_PX_PER_MM (uint8, 255 where darkened)."""
+    box, v, u = np.nonzero(dark)
+    scale = frames[box, 2:] / INPUT_PX
+    x = (frames[box, 0] + (u + 0.5) * scale[:, 0]) * CANVAS_PX_PER_MM
+    y = (frames[box, 1] + (v + 0.5) * scale[:, 1]) * CANVAS_PX_PER_MM
+    right, bottom = (frames[:, :2] + frames[:, 2:]).max(axis=0) * CANVAS_PX_PER_MM
+    canvas = np.zeros((int(bottom) + 2, int(right) + 2), np.uint8)
+    inside = (x >= 0) & (y >= 0)
+    canvas[y[inside].astype(int), x[inside].astype(int)] = 255
+    return canvas
+
+
+def _darkened_run(dark: np.ndarray, paper: np.ndarray, frames: np.ndarray, theta: float,
+                  rho_mm: float) -> tuple[int, ...]:
+    """The longest run of boxes, one after the other along the line, that it
+    darkens so (see the module's note)."""
+    normal = np.array([np.cos(theta), np.sin(theta)], np.float32)
+    along = np.array([-normal[1], normal[0]], np.float32)
+    centres = frames[:, :2] + frames[:, 2:] / 2
+    reach = np.hypot(frames[:, 2], frames[:, 3]) / 2
+    near = np.flatnonzero(np.abs(centres @ normal - rho_mm) < reach)
+    if len(near) < LONG_LINE_BOXES:
+        return ()
+    near = near[np.argsort(centres[near] @ along)]
+    frame = frames[near]
+    scale = frame[:, 2:] / INPUT_PX  # mm per window pixel, per box
+    foot = centres[near] + normal * (rho_mm - centres[near] @ normal)[:, None]
+    s = np.arange(-reach.max(), reach.max(), 0.8 * float(scale.min()), dtype=np.float32)
+    points = foot[:, None, :] + s[None, :, None] * along  # boxes x samples x 2 (mm)
+    pix = (points - frame[:, None, :2]) / scale[:, None, :]
+    inside = np.all((pix >= 1) & (pix < INPUT_PX - 1), axis=2)
+    cols, rows = np.clip(pix, 0, INPUT_PX - 1).astype(int).transpose(2, 0, 1)
+    box = near[:, None]
+    on_paper = paper[box, rows, cols] & inside
+    counted = np.count_nonzero(on_paper, axis=1)
+    lit = np.zeros(on_paper.shape, bool)  # a darkened pixel next to the sample
+    for dr in (-1, 0, 1):
+        for dc in (-1, 0, 1):
+            lit |= dark[box, np.clip(rows + dr, 0, INPUT_PX - 1),
+                        np.clip(cols + dc, 0, INPUT_PX - 1)]
+    cover = np.count_nonzero(lit & on_paper, axis=1) / np.maximum(counted, 1)
+    # the rest of each box's paper, OFF_LINE_MM or more from the line
+    grid = (np.arange(INPUT_PX, dtype=np.float32) + 0.5)
+    x = frame[:, None, None, 0] + grid[None, None, :] * scale[:, None, None, 0]
+    y = frame[:, None, None, 1] + grid[None, :, None] * scale[:, None, None, 1]
+    off_line = np.abs(x * normal[0] + y * normal[1] - rho_mm) >= OFF_LINE_MM
+    rest = paper[near] & off_line
+    rest_darkened = np.count_nonzero(dark[near] & rest, axis=(1, 2)) / np.maximum(
+        np.count_nonzero(rest, axis=(1, 2)), 1)
+    darkens = (cover >= LINE_COVER) & (rest_darkened < REST_DARKENED)
+    run: list[int] = []
+    best: list[int] = []
+    for i, box_i in enumerate(near):
+        if counted[i] < MIN_PAPER_SAMPLES:
+            continue  # the line hardly crosses this box's paper: neither breaks nor counts
+        if darkens[i]:
+            run.append(int(box_i))
+            if len(run) > len(best):
+                best = list(run)
+        else:
+            run = []
+    return tuple(best)
