@@ -3,10 +3,12 @@
 A sheet folded (in a pocket, a box) and opened again shows the fold as a
 thin dark line straight across it. Where that line runs through an empty
 box, or through a line the player drew through a skipped number, the
-networks may see a stroke more and read the box crossed (the crease copy of
-seed 257 photo 18: a fold across the top of a skipped blue 6, over its skip
-line, read 0.96 and the sheet came out ``ok`` with a wrong score). No
-player's stroke runs on straight through box after box: a fold does.
+networks may see a stroke more and read the box crossed; where it runs
+over a small light mark, they may doubt it and a closer look read it empty
+(seed 257 photo 18 and seed 259 photo 127 folded, spoilt_photos.py
+``crease``: a skipped blue 6 read crossed, a pencil check in blue 9 read
+empty, each sheet ``ok`` with a wrong score). No player's stroke runs on
+straight through box after box: a fold does.
 
 Found from the darkened paper (own_marks.DARKENED) of the boxes' windows
 (own_marks.paper_window: the print and its edges left out), laid out where
@@ -18,20 +20,22 @@ darkened. A player who hatches boxes over draws lines that run on from box
 to box along a row, but their boxes are dark all over (a fifth to two
 thirds of that paper); the fold's boxes hold at most a cross besides.
 
-A box read crossed that such a line runs through is read once more with
-the line taken out (its pixels given the photo's beside it); read so no
-longer crossed, it is doubtful: its mark may be only the fold. The check
-never takes a box, so a line found where there is no fold costs at most a
-doubt.
+The boxes such a line runs through are read once more with the line taken
+out (in each box where its darkened paper lies: the paper bends), and a
+verdict that reading does not bear out is doubtful: a box read crossed that
+no longer reads crossed, and a box the networks doubted and a closer look
+read empty that no longer reads empty. The check never takes a box, so a
+line found where there is no fold costs at most a doubt.
 
-Chosen on seed 257's 150 photos folded (spoilt_photos.py ``crease``) and
-150 photos each of seeds 257 and 259, hard 258 and 40 of table 232 (the
-same photos unfolded): every line the transform gave (496), the boxes along
-each. Counting boxes by the line's cover alone, 52 sheets of the folded
-copies and 52 of the plain photos had a run of 4, every plain one hatched
-(the rest of their boxes' paper 0.19-0.67 darkened; the folds' boxes 0 to
-0.2 but for hatched boxes they cross); with REST_DARKENED, 37 folded and
-no plain sheet.
+Chosen on seed 257's 150 photos folded and 150 photos each of seeds 257
+and 259, hard 258 and 40 of table 232 (the same photos unfolded), every
+line the transform gave and the boxes along it: counting boxes by the
+line's cover alone, 52 sheets of the folded copies and 52 of the plain
+photos had a run of 4, the plain ones hatched rows (the rest of their
+boxes' paper mostly 0.2-0.67 darkened) or a dark photo's grain along a
+row's printed edge; the folds' boxes 0 to 0.2 but for hatched boxes they
+cross. With REST_DARKENED, lines are found on 42 folded sheets and no
+plain one.
 """
 
 from __future__ import annotations
@@ -47,12 +51,12 @@ from qwixx_print.layout import Sheet
 from .box_inputs import WINDOW_MM
 from .box_model import INPUT_PX
 from .own_marks import DARKENED, paper_window
-from .verdict import CROSSED_P, BoxVerdict
+from .verdict import CROSSED_P, EMPTY_P, BoxVerdict
 
 #: The canvas the boxes' darkened paper is laid out on (px per mm).
 CANVAS_PX_PER_MM = 3.0
-#: Hough votes (canvas pixels along a line) a line needs to be looked at: a
-#: fold through four boxes gives about 110.
+#: Hough votes (canvas pixels along a line) a line needs to be looked at:
+#: about four boxes' paper along it.
 MIN_VOTES = 100
 #: At most this many of the strongest lines are looked at.
 MAX_CANDIDATES = 8
@@ -60,14 +64,18 @@ LONG_LINE_BOXES = 4
 LINE_COVER = 0.7
 OFF_LINE_MM = 0.8
 REST_DARKENED = 0.2
-#: The line's pixels are given the photo's values ERASE_SIDE_MM to either side of it.
-ERASE_SIDE_MM = 1.1
 #: A box counts as crossed by a line where it crosses this much of its paper (samples).
 MIN_PAPER_SAMPLES = 10
+#: The line is fitted to the darkened pixels within FIT_MM of it (in a box,
+#: where it has MIN_FIT_PX of them there).
+FIT_MM = 0.6
+MIN_FIT_PX = 5
 #: The line's pixels taken out: within this many window pixels of it.
 ERASE_PX = 1.5
-FOLD_DOUBT = ("read crossed, but a long straight line across the sheet (a fold?) runs "
-              "through the box, and without that line it does not read crossed")
+FOLD_CROSSED_DOUBT = ("read crossed, but a long straight line across the sheet (a fold?) "
+                      "runs through the box, and without that line it does not read crossed")
+FOLD_EMPTY_DOUBT = ("read empty, but a long straight line across the sheet (a fold?) runs "
+                    "through the box, and without that line it does not read empty")
 
 
 @dataclass(frozen=True)
@@ -81,29 +89,34 @@ class LongLine:
 
 
 def folds_doubted(verdicts: list[BoxVerdict], inputs: np.ndarray, frames: np.ndarray,
-                  crossed_probability: Callable[[np.ndarray], np.ndarray],
+                  crossed_p: np.ndarray, crossed_probability: Callable[[np.ndarray], np.ndarray],
                   paper: np.ndarray | None = None) -> list[BoxVerdict]:
-    """The verdicts with every box read crossed that a long straight line
-    runs through (:func:`long_lines`) made doubtful where, with that line
-    taken out, it no longer reads crossed (``crossed_probability`` under
-    verdict.CROSSED_P). ``frames``: :func:`window_frames`; ``paper``:
-    own_marks.paper_window of ``inputs``, where known already."""
-    crossed = {i for i, v in enumerate(verdicts) if v.state == "crossed"}
-    if not crossed:
-        return verdicts
-    asked: list[int] = []
-    taken_out: list[np.ndarray] = []
-    for line in long_lines(inputs, frames, paper):
-        for i in crossed.intersection(line.boxes):
-            asked.append(i)
-            taken_out.append(without_line(inputs[i], frames[i], line))
+    """The verdicts with the boxes a long straight line runs through
+    (:func:`long_lines`) read once more with that line taken out
+    (``crossed_probability``) and made doubtful where that reading does not
+    bear them out: a box read crossed that no longer reads crossed
+    (verdict.CROSSED_P), and a box the networks doubted at first
+    (``crossed_p`` over verdict.EMPTY_P) and a closer look read empty that
+    still does not read empty. ``frames``: :func:`window_frames`;
+    ``paper``: own_marks.paper_window of ``inputs``, where known already."""
+    asked = {i for i, v in enumerate(verdicts)
+             if v.state == "crossed" or (v.state == "empty" and crossed_p[i] > EMPTY_P)}
     if not asked:
         return verdicts
+    looked: list[int] = []
+    taken_out: list[np.ndarray] = []
+    for line in long_lines(inputs, frames, paper):
+        for i in asked.intersection(line.boxes):
+            looked.append(i)
+            taken_out.append(without_line(inputs[i], frames[i], line))
+    if not looked:
+        return verdicts
     out = list(verdicts)
-    for i, p in zip(asked, crossed_probability(np.stack(taken_out))):
-        if p < CROSSED_P:
-            out[i] = replace(verdicts[i], state="uncertain", confidence=0.5, note=FOLD_DOUBT,
-                             lean="", settled="")
+    for i, p in zip(looked, crossed_probability(np.stack(taken_out))):
+        crossed = verdicts[i].state == "crossed"
+        if (crossed and p < CROSSED_P) or (not crossed and p > EMPTY_P):
+            out[i] = replace(verdicts[i], state="uncertain", confidence=0.5, lean="", settled="",
+                             note=FOLD_CROSSED_DOUBT if crossed else FOLD_EMPTY_DOUBT)
     return out
 
 
@@ -146,31 +159,46 @@ def long_lines(inputs: np.ndarray, frames: np.ndarray,
         if len(looked) == MAX_CANDIDATES:
             break
         looked.append((rho_px, theta))
-        boxes = _darkened_run(dark, paper, frames, float(theta), rho_px / CANVAS_PX_PER_MM)
-        if len(boxes) >= LONG_LINE_BOXES:
-            lines.append(LongLine(float(np.degrees(theta)), rho_px / CANVAS_PX_PER_MM, boxes))
+        theta, rho = float(theta), float(rho_px) / CANVAS_PX_PER_MM
+        boxes = _darkened_run(dark, paper, frames, theta, rho)
+        if len(boxes) < LONG_LINE_BOXES:
+            continue
+        # The transform's line is as good as its 1 degree and 1/3 mm steps:
+        # fitted to the darkened pixels along it, it is the fold's own (where
+        # its pixels are taken out of a box, a line beside the fold's would
+        # leave the fold and cut the mark).
+        theta, rho = _fitted(dark, frames, boxes, theta, rho)
+        boxes = _darkened_run(dark, paper, frames, theta, rho)
+        if len(boxes) < LONG_LINE_BOXES or any(set(boxes) & set(line.boxes) for line in lines):
+            continue  # (the same fold found again)
+        lines.append(LongLine(float(np.degrees(theta)), rho, boxes))
     return lines
 
 
 def without_line(inputs: np.ndarray, frame: np.ndarray, line: LongLine) -> np.ndarray:
-    """A box's input (INPUT_CHANNELS x INPUT_PX x INPUT_PX) with ``line``'s
-    pixels given the photo's values ERASE_SIDE_MM to either side of it (their mean)."""
+    """A box's input (INPUT_CHANNELS x INPUT_PX x INPUT_PX) with ``line``
+    taken out: each pixel of its paper (own_marks.paper_window) within
+    ERASE_PX of the line given the lighter of the photo's values just past
+    that on either side, where that is lighter. A stroke crossing the line
+    is dark on both sides and stays; the print is not touched."""
     t = np.radians(line.angle_deg)
     normal = np.float32([np.cos(t), np.sin(t)])
     scale = frame[2:] / INPUT_PX  # mm per window pixel, x and y
     v, u = np.mgrid[0:INPUT_PX, 0:INPUT_PX].astype(np.float32) + 0.5
     x, y = frame[0] + u * scale[0], frame[1] + v * scale[1]
-    off = (x * normal[0] + y * normal[1] - line.rho_mm) / scale.mean()  # window px from the line
-    on = np.abs(off) <= ERASE_PX
-    step = np.rint(normal * ERASE_SIDE_MM / scale).astype(int)
+    off = x * normal[0] + y * normal[1] - line.rho_mm  # mm from the line
+    paper = paper_window(inputs[None])[0]
+    # A fold bends with the paper: in this box it lies where the darkened
+    # paper along the line does (the middle of it).
+    along = darkened_windows(inputs[None], paper[None])[0] & (np.abs(off) <= FIT_MM)
+    if np.count_nonzero(along) >= MIN_FIT_PX:
+        off -= np.median(off[along])
+    rows, cols = np.nonzero((np.abs(off) / scale.mean() <= ERASE_PX) & paper)
+    step = np.rint(normal * (ERASE_PX + 1)).astype(int)
+    sides = [inputs[:3, np.clip(rows + sign * step[1], 0, INPUT_PX - 1),
+                    np.clip(cols + sign * step[0], 0, INPUT_PX - 1)] for sign in (-1, 1)]
     out = inputs.copy()
-    rows, cols = np.nonzero(on)
-    sides = []
-    for sign in (-1, 1):
-        r = np.clip(rows + sign * step[1], 0, INPUT_PX - 1)
-        c = np.clip(cols + sign * step[0], 0, INPUT_PX - 1)
-        sides.append(inputs[:3, r, c])
-    out[:3, rows, cols] = (sides[0] + sides[1]) / 2
+    out[:3, rows, cols] = np.maximum(inputs[:3, rows, cols], np.minimum(*sides))
     return out
 
 
@@ -186,6 +214,26 @@ def _canvas(dark: np.ndarray, frames: np.ndarray) -> np.ndarray:
     inside = (x >= 0) & (y >= 0)
     canvas[y[inside].astype(int), x[inside].astype(int)] = 255
     return canvas
+
+
+def _fitted(dark: np.ndarray, frames: np.ndarray, boxes: tuple[int, ...], theta: float,
+            rho_mm: float) -> tuple[float, float]:
+    """The line (theta, rho mm) fitted to the darkened pixels of ``boxes``
+    within FIT_MM of the line given (least squares across the line)."""
+    picked = np.zeros(len(dark), bool)
+    picked[list(boxes)] = True
+    box, v, u = np.nonzero(dark & picked[:, None, None])
+    scale = frames[box, 2:] / INPUT_PX
+    points = np.stack([frames[box, 0] + (u + 0.5) * scale[:, 0],
+                       frames[box, 1] + (v + 0.5) * scale[:, 1]], axis=1)
+    normal = np.array([np.cos(theta), np.sin(theta)])
+    points = points[np.abs(points @ normal - rho_mm) <= FIT_MM]
+    if len(points) < 2 * LONG_LINE_BOXES:
+        return theta, rho_mm
+    centre = points.mean(axis=0)
+    _, _, axes = np.linalg.svd(points - centre, full_matrices=False)
+    fitted = axes[1] if axes[1] @ normal >= 0 else -axes[1]
+    return float(np.arctan2(fitted[1], fitted[0])), float(centre @ fitted)
 
 
 def _darkened_run(dark: np.ndarray, paper: np.ndarray, frames: np.ndarray, theta: float,
