@@ -20,8 +20,9 @@ darkened. A player who hatches boxes over draws lines that run on from box
 to box along a row, but their boxes are dark all over (a fifth to two
 thirds of that paper); the fold's boxes hold at most a cross besides.
 
-The boxes such a line runs through are read once more with the line taken
-out (in each box where its darkened paper lies: the paper bends), and a
+The boxes such a line runs through (THROUGH_INSET_MM or more within their
+printed edges) are read once more with the line taken out (in each box
+where its darkened paper lies: the paper bends), and a
 verdict that reading does not bear out is doubtful: a box read crossed that
 no longer reads crossed, and a box the networks doubted and a closer look
 read empty that no longer reads empty. The check never takes a box, so a
@@ -70,6 +71,10 @@ MIN_PAPER_SAMPLES = 10
 #: where it has MIN_FIT_PX of them there).
 FIT_MM = 0.6
 MIN_FIT_PX = 5
+#: A line runs through a box where it crosses it THROUGH_INSET_MM or more
+#: within its printed edges: along them, in the margin of the box's window,
+#: a dark photo's grain makes lines too (hard tables 287 and 289).
+THROUGH_INSET_MM = 1.0
 #: The line's pixels taken out: within this many window pixels of it.
 ERASE_PX = 1.5
 FOLD_CROSSED_DOUBT = ("read crossed, but a long straight line across the sheet (a fold?) "
@@ -106,7 +111,7 @@ def folds_doubted(verdicts: list[BoxVerdict], inputs: np.ndarray, frames: np.nda
     looked: list[int] = []
     taken_out: list[np.ndarray] = []
     for line in long_lines(inputs, frames, paper):
-        for i in asked.intersection(line.boxes):
+        for i in asked.intersection(line.boxes) & _runs_through(line, frames):
             looked.append(i)
             taken_out.append(without_line(inputs[i], frames[i], line))
     if not looked:
@@ -118,6 +123,16 @@ def folds_doubted(verdicts: list[BoxVerdict], inputs: np.ndarray, frames: np.nda
             out[i] = replace(verdicts[i], state="uncertain", confidence=0.5, lean="", settled="",
                              note=FOLD_CROSSED_DOUBT if crossed else FOLD_EMPTY_DOUBT)
     return out
+
+
+def _runs_through(line: LongLine, frames: np.ndarray) -> set[int]:
+    """The boxes whose inside (THROUGH_INSET_MM within their edges) ``line``
+    runs through; ``frames``: :func:`window_frames`."""
+    t = np.radians(line.angle_deg)
+    normal = np.array([np.cos(t), np.sin(t)])
+    centres = frames[:, :2] + frames[:, 2:] / 2
+    half = (np.abs(normal) * (frames[:, 2:] / 2 - WINDOW_MM)).sum(axis=1)  # the box's, across it
+    return set(np.flatnonzero(np.abs(centres @ normal - line.rho_mm) < half - THROUGH_INSET_MM))
 
 
 def window_frames(sheet: Sheet, centres_px: np.ndarray, px_per_mm: float) -> np.ndarray:
