@@ -22,11 +22,11 @@ thirds of that paper); the fold's boxes hold at most a cross besides.
 
 The boxes such a line runs through (THROUGH_INSET_MM or more within their
 printed edges) are read once more with the line taken out (in each box
-where its darkened paper lies: the paper bends), and a
-verdict that reading does not bear out is doubtful: a box read crossed that
-no longer reads crossed, and a box the networks doubted and a closer look
-read empty that no longer reads empty. The check never takes a box, so a
-line found where there is no fold costs at most a doubt.
+where its darkened paper lies: the paper bends), and a verdict that
+reading does not bear out is doubtful: a box read crossed that no longer
+reads crossed, and a box the networks doubted and a closer look read empty
+that no longer reads empty. The check never takes a box, so a line found
+where there is no fold costs at most a doubt.
 
 Chosen on seed 257's 150 photos folded and 150 photos each of seeds 257
 and 259, hard 258 and 40 of table 232 (the same photos unfolded), every
