@@ -24,7 +24,7 @@ The boxes such a line runs through (THROUGH_INSET_MM or more within their
 printed edges) are read once more with the line taken out (in each box
 where its darkened paper lies: the paper bends), and a verdict that
 reading does not bear out is doubtful: a box read crossed that no longer
-reads crossed, and a box the networks doubted and a closer look read empty
+reads crossed, and a box the networks doubted and a later look read empty
 that no longer reads empty. The check never takes a box, so a line found
 where there is no fold costs at most a doubt.
 
@@ -101,7 +101,7 @@ def folds_doubted(verdicts: list[BoxVerdict], inputs: np.ndarray, frames: np.nda
     (``crossed_probability``) and made doubtful where that reading does not
     bear them out: a box read crossed that no longer reads crossed
     (verdict.CROSSED_P), and a box the networks doubted at first
-    (``crossed_p`` over verdict.EMPTY_P) and a closer look read empty that
+    (``crossed_p`` over verdict.EMPTY_P) and a later look read empty that
     still does not read empty. ``frames``: :func:`window_frames`;
     ``paper``: own_marks.paper_window of ``inputs``, where known already."""
     asked = {i for i, v in enumerate(verdicts)
