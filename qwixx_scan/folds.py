@@ -51,7 +51,7 @@ from qwixx_print.layout import Sheet
 
 from .box_inputs import WINDOW_MM
 from .box_model import INPUT_PX
-from .own_marks import DARKENED, paper_window
+from .own_marks import darkened_window, paper_window
 from .verdict import CROSSED_P, EMPTY_P, BoxVerdict
 
 #: The canvas the boxes' darkened paper is laid out on (px per mm).
@@ -143,15 +143,6 @@ def window_frames(sheet: Sheet, centres_px: np.ndarray, px_per_mm: float) -> np.
     return np.hstack([centres - size / 2, size])
 
 
-def darkened_windows(inputs: np.ndarray, paper: np.ndarray | None = None) -> np.ndarray:
-    """Which pixels of each box's whole window (n x INPUT_PX x INPUT_PX,
-    bool) are paper darkened by own_marks.DARKENED of the blank."""
-    photo = inputs[:, :3].mean(axis=1)
-    blank = np.maximum(inputs[:, 3:6].mean(axis=1), 0.05)
-    paper = paper_window(inputs) if paper is None else paper
-    return paper & (photo < blank * (1 - DARKENED))
-
-
 def long_lines(inputs: np.ndarray, frames: np.ndarray,
                paper: np.ndarray | None = None) -> list[LongLine]:
     """The long straight lines darkening the boxes (see the module's note);
@@ -160,7 +151,7 @@ def long_lines(inputs: np.ndarray, frames: np.ndarray,
     if len(inputs) == 0:
         return []
     paper = paper_window(inputs) if paper is None else paper
-    dark = darkened_windows(inputs, paper)
+    dark = darkened_window(inputs, paper)
     canvas = _canvas(dark, frames)
     found = cv2.HoughLines(canvas, 1, np.pi / 180, MIN_VOTES)
     if found is None:
@@ -205,7 +196,7 @@ def without_line(inputs: np.ndarray, frame: np.ndarray, line: LongLine) -> np.nd
     paper = paper_window(inputs[None])[0]
     # A fold bends with the paper: in this box it lies where the darkened
     # paper along the line does (the middle of it).
-    along = darkened_windows(inputs[None], paper[None])[0] & (np.abs(off) <= FIT_MM)
+    along = darkened_window(inputs[None], paper[None])[0] & (np.abs(off) <= FIT_MM)
     if np.count_nonzero(along) >= MIN_FIT_PX:
         off -= np.median(off[along])
     rows, cols = np.nonzero((np.abs(off) / scale.mean() <= ERASE_PX) & paper)
@@ -220,15 +211,21 @@ def without_line(inputs: np.ndarray, frame: np.ndarray, line: LongLine) -> np.nd
 def _canvas(dark: np.ndarray, frames: np.ndarray) -> np.ndarray:
     """The darkened pixels of every box's window laid out where it lies on
     the sheet, CANVAS_PX_PER_MM (uint8, 255 where darkened)."""
-    box, v, u = np.nonzero(dark)
-    scale = frames[box, 2:] / INPUT_PX
-    x = (frames[box, 0] + (u + 0.5) * scale[:, 0]) * CANVAS_PX_PER_MM
-    y = (frames[box, 1] + (v + 0.5) * scale[:, 1]) * CANVAS_PX_PER_MM
+    x, y = _on_sheet(frames, *np.nonzero(dark)).T * CANVAS_PX_PER_MM
     right, bottom = (frames[:, :2] + frames[:, 2:]).max(axis=0) * CANVAS_PX_PER_MM
     canvas = np.zeros((int(bottom) + 2, int(right) + 2), np.uint8)
     inside = (x >= 0) & (y >= 0)
     canvas[y[inside].astype(int), x[inside].astype(int)] = 255
     return canvas
+
+
+def _on_sheet(frames: np.ndarray, box: np.ndarray, v: np.ndarray,
+              u: np.ndarray) -> np.ndarray:
+    """Where pixels (row ``v``, column ``u``) of the windows of boxes ``box``
+    lie on the sheet (n x 2, mm); ``frames``: :func:`window_frames`."""
+    scale = frames[box, 2:] / INPUT_PX
+    return np.stack([frames[box, 0] + (u + 0.5) * scale[:, 0],
+                     frames[box, 1] + (v + 0.5) * scale[:, 1]], axis=1)
 
 
 def _fitted(dark: np.ndarray, frames: np.ndarray, boxes: tuple[int, ...], theta: float,
@@ -237,10 +234,7 @@ def _fitted(dark: np.ndarray, frames: np.ndarray, boxes: tuple[int, ...], theta:
     within FIT_MM of the line given (least squares across the line)."""
     picked = np.zeros(len(dark), bool)
     picked[list(boxes)] = True
-    box, v, u = np.nonzero(dark & picked[:, None, None])
-    scale = frames[box, 2:] / INPUT_PX
-    points = np.stack([frames[box, 0] + (u + 0.5) * scale[:, 0],
-                       frames[box, 1] + (v + 0.5) * scale[:, 1]], axis=1)
+    points = _on_sheet(frames, *np.nonzero(dark & picked[:, None, None]))
     normal = np.array([np.cos(theta), np.sin(theta)])
     points = points[np.abs(points @ normal - rho_mm) <= FIT_MM]
     if len(points) < 2 * LONG_LINE_BOXES:

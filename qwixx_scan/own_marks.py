@@ -307,11 +307,25 @@ def darkened_paper(inputs: np.ndarray, by: float = DARKENED,
     return paper & (photo < inner_blank * (1 - by))
 
 
+def darkened_window(inputs: np.ndarray, paper: np.ndarray | None = None) -> np.ndarray:
+    """:func:`darkened_paper` over each box's whole network input (n x
+    INPUT_PX x INPUT_PX, bool). ``paper``: :func:`paper_window` of
+    ``inputs``, where known already."""
+    photo, blank = window_greys(inputs)
+    paper = paper_window(inputs) if paper is None else paper
+    return paper & (photo < blank * (1 - DARKENED))
+
+
 def middle_greys(inputs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`window_greys` at each pixel of each box's middle (n x INNER_PX x
+    INNER_PX)."""
+    return window_greys(inputs[:, :, INNER, INNER])
+
+
+def window_greys(inputs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The photo's and the blank's grey (their channels' mean, the blank's at
-    least 0.05) at each pixel of each box's middle (n x INNER_PX x INNER_PX)."""
-    return (inputs[:, :3, INNER, INNER].mean(axis=1),
-            np.maximum(inputs[:, 3:6, INNER, INNER].mean(axis=1), 0.05))
+    least 0.05) at each pixel of each box's input."""
+    return inputs[:, :3].mean(axis=1), np.maximum(inputs[:, 3:6].mean(axis=1), 0.05)
 
 
 def paper_pixels(inputs: np.ndarray) -> np.ndarray:
