@@ -370,7 +370,10 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
         for i, line in zip(look, struck_through(inputs[look], steeper=steeper, grain=grain)):
             if line:
                 verdicts[i] = decide(struck_ones[i])
-    verdicts = doubt_lit_lines(verdicts, inputs, numbered, theirs, grain, their_lines)
+    # what the lit look and the looks below take no box for (their_crosses.SPARSE_LINE_PX)
+    skip_like = partial(skip_like_marks, inputs, theirs, ink_mm2[:, 0], numbered, crossed_p,
+                        grain=grain, their_lines=their_lines)
+    verdicts = doubt_lit_lines(verdicts, inputs, numbered, theirs, grain, their_lines, skip_like)
     verdicts = [replace(v, found_at_mm=at) for v, at in zip(verdicts, found)]
     verdicts = doubt_dark_lit_crosses(verdicts, theirs, inputs, darkened, paper_px, ink_mm2[:, 0],
                                       classifier)
@@ -381,9 +384,6 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
     verdicts = _settle_by_own_marks(verdicts, inputs, ink_mm2, darkened, paper_px, classifier,
                                     pen=pen, washed=washed, astray=located.astray & boxed)
     hatcher_shade = None
-    # what the looks below take no box for (their_crosses.SPARSE_LINE_PX)
-    skip_like = partial(skip_like_marks, inputs, theirs, ink_mm2[:, 0], numbered, crossed_p,
-                        grain=grain, their_lines=their_lines)
     if no_pen_ink:
         verdicts = _crossed_once_darkened(verdicts, inputs, classifier, skip_like)
     if not pen:

@@ -18,6 +18,8 @@ line through a skipped number (LIT_LINE). The notes that
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from .box_model import DECIDER_ROWS
@@ -405,7 +407,14 @@ LIT_PEN_MARK = ("read crossed only once the light inside it was taken as that of
 #: boxes the networks read crossed. Over the 140 independent sets at hand
 #: (20,317 sheets) this doubted that line and two right crosses, a pencil
 #: circle's arc (hard seed 230 photo 27) and a small black check (hard
-#: table 187 photo 7).
+#: table 187 photo 7). Such a box is asked as the darker and close looks
+#: ask theirs too (skip_like_marks: on a striking player's sheet a line of
+#: SPARSE_LINE_PX pixels, a short flat trace between the digits): fresh
+#: hard seed 338, photo 15 (tilted 40 degrees, paper bent 6 mm), a pencil
+#: slashing player who strikes skipped numbers drew a line falling 18
+#: degrees through the skipped red 11, between its digits, 8 px of it, too
+#: few for struck_through; the networks split (0.5), lit it read crossed,
+#: and the sheet came out ``ok`` with 82 instead of 73.
 LIT_LINE = ("read crossed once the light inside it was taken as that of the paper around it, "
             "but its mark is one line through the number, like a line through a skipped number")
 
@@ -732,18 +741,25 @@ def doubt_dark_lit_crosses(verdicts: list[BoxVerdict], crossed: np.ndarray | Non
 
 def doubt_lit_lines(verdicts: list[BoxVerdict], inputs: np.ndarray, numbered: np.ndarray,
                     crossed: np.ndarray | None, grain: float,
-                    their_lines: LoneLines | None) -> list[BoxVerdict]:
+                    their_lines: LoneLines | None,
+                    skip_like: Callable[[np.ndarray], np.ndarray] | None = None
+                    ) -> list[BoxVerdict]:
     """The verdicts with every number box (``numbered``) read crossed only
     once lit from around it (verdict.LIT_FROM_AROUND) doubtful where its mark is a
     line through a skipped number (see LIT_LINE). ``crossed``,
     ``their_lines``: the player's crosses and their lone lines (see
     :func:`skip_lines_may_be_steeper`); ``grain``: see
-    skip_lines.paper_grain."""
+    skip_lines.paper_grain; ``skip_like``: per box, given the indices of
+    those asked, whether its mark is like a line through a skipped number
+    as the other looks judge it (:func:`skip_like_marks`)."""
     lit = np.flatnonzero(np.array([v.note == LIT_FROM_AROUND for v in verdicts], bool) & numbered)
     if not len(lit):
         return verdicts
     steeper = skip_lines_may_be_steeper(inputs, crossed, grain, their_lines)
-    lines = lit[struck_through(inputs[lit], steeper=steeper, grain=grain)]
+    struck = struck_through(inputs[lit], steeper=steeper, grain=grain)
+    if skip_like is not None:
+        struck |= skip_like(lit)[lit]
+    lines = lit[struck]
     out = list(verdicts)
     for i in lines:
         out[i] = BoxVerdict(verdicts[i].box_id, "uncertain", 0.3, LIT_LINE)
