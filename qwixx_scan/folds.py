@@ -25,8 +25,17 @@ printed edges) are read once more with the line taken out (in each box
 where its darkened paper lies: the paper bends), and a verdict that
 reading does not bear out is doubtful: a box read crossed that no longer
 reads crossed, and a box the networks doubted and a later look read empty
-that no longer reads empty. The check never takes a box, so a line found
-where there is no fold costs at most a doubt.
+that no longer reads empty. Only a box the networks split over
+(verdict.DOUBTFUL_MARK) is settled by that reading, where it is sure: the
+fold is what they split over (folded copies of 12 independent sets, 1,728
+sheets: 1,542 -> 1,589 exact, no box read wrong that was not before);
+otherwise a line found where there is no fold costs at most a doubt.
+
+A fold across the rows meets one box a row, 4 or 5 boxes whose digits
+take much of their paper, and makes a weak line (WEAK_VOTES); strokes of
+the player's marks in a box of each row can line up as well. Such a line
+counts only where it runs on as a fold does over the printed bands and
+the paper between its boxes, on the rectified sheet (:func:`runs_on`).
 
 Chosen on seed 257's 150 photos folded and 150 photos each of seeds 257
 and 259, hard 258 and 40 of table 232 (the same photos unfolded), every
@@ -52,15 +61,23 @@ from qwixx_print.layout import Sheet
 from .box_inputs import WINDOW_MM
 from .box_model import INPUT_PX
 from .own_marks import darkened_window, paper_window
-from .verdict import CROSSED_P, EMPTY_P, BoxVerdict
+from .verdict import CROSSED_P, DOUBTFUL_MARK, EMPTY_P, BoxVerdict
 
 #: The canvas the boxes' darkened paper is laid out on (px per mm).
 CANVAS_PX_PER_MM = 3.0
 #: Hough votes (canvas pixels along a line) a line needs to be looked at:
 #: about four boxes' paper along it.
 MIN_VOTES = 100
-#: At most this many of the strongest lines are looked at.
-MAX_CANDIDATES = 8
+#: A fold across the rows meets one box a row, 4 or 5 boxes, the digits
+#: taking much of their paper: 50-100 votes. A line that weak is looked at
+#: too, but counts only where it runs on between its boxes as a fold does
+#: (see continuation): at WEAK_VOTES, strokes of X's in a box of each row
+#: lined up by chance make runs of 4 too (6 diagonal runs on 630 plain
+#: photos of seeds 257 and 259, hard 258 and table 232).
+WEAK_VOTES = 50
+#: At most this many of the strongest lines are looked at (the weak ones
+#: of a fold across the rows come after a sheet's stronger lines).
+MAX_CANDIDATES = 12
 LONG_LINE_BOXES = 4
 LINE_COVER = 0.7
 OFF_LINE_MM = 0.8
@@ -75,10 +92,30 @@ MIN_FIT_PX = 5
 #: within its printed edges: along them, in the margin of the box's window,
 #: a dark photo's grain makes lines too (hard tables 287 and 289).
 THROUGH_INSET_MM = 1.0
+#: A weak line runs on between its boxes (see runs_on): sampled every
+#: SAMPLE_MM outside the boxes, MIN_BETWEEN samples or more, RUNS_ON_SHARE
+#: of them dark (RIDGE_DARKER darker than the sheet RIDGE_MM to either
+#: side). On the folded copies of seeds 259 and 331 and hard 258 the folds
+#: across the rows ran on so over 0.8-1.0 of those samples, 0.9 or more but
+#: for one; the chance runs of X's on the plain photos (and the folded
+#: copies) 0.48-0.82: a photo's noise alone makes half the samples dark.
+SAMPLE_MM = 0.25
+MIN_BETWEEN = 8
+RIDGE_MM = 0.8
+RIDGE_DARKER = 0.03
+RUNS_ON_SHARE = 0.85
+#: Two lines found are one fold where they differ by SAME_FOLD_DEG or less
+#: and share half their boxes (see _same_fold).
+SAME_FOLD_DEG = 5.0
 #: The line's pixels taken out: within this many window pixels of it.
 ERASE_PX = 1.5
 FOLD_CROSSED_DOUBT = ("read crossed, but a long straight line across the sheet (a fold?) "
                       "runs through the box, and without that line it does not read crossed")
+#: A box the networks split over that a long line runs through, read with
+#: the line taken out: crossed or empty where that reading is sure.
+FOLD_SETTLED = {state: (f"read {state} once a long straight line across the sheet (a fold?) "
+                        "running through it was taken out")
+                for state in ("crossed", "empty")}
 FOLD_EMPTY_DOUBT = ("read empty, but a long straight line across the sheet (a fold?) runs "
                     "through the box, and without that line it does not read empty")
 
@@ -95,32 +132,45 @@ class LongLine:
 
 def folds_doubted(verdicts: list[BoxVerdict], inputs: np.ndarray, frames: np.ndarray,
                   crossed_p: np.ndarray, crossed_probability: Callable[[np.ndarray], np.ndarray],
-                  paper: np.ndarray | None = None) -> list[BoxVerdict]:
+                  paper: np.ndarray | None = None, sheet: np.ndarray | None = None,
+                  px_per_mm: float = 0.0) -> list[BoxVerdict]:
     """The verdicts with the boxes a long straight line runs through
     (:func:`long_lines`) read once more with that line taken out
     (``crossed_probability``) and made doubtful where that reading does not
     bear them out: a box read crossed that no longer reads crossed
     (verdict.CROSSED_P), and a box the networks doubted at first
     (``crossed_p`` over verdict.EMPTY_P) and a later look read empty that
-    still does not read empty. ``frames``: :func:`window_frames`;
-    ``paper``: own_marks.paper_window of ``inputs``, where known already."""
+    still does not read empty. A box the networks split over
+    (verdict.DOUBTFUL_MARK) is settled by that reading where it is sure
+    (see FOLD_SETTLED). ``frames``: :func:`window_frames`; ``paper``:
+    own_marks.paper_window of ``inputs``, where known already; ``sheet``,
+    ``px_per_mm``: the rectified sheet, for lines across the rows (see
+    WEAK_VOTES)."""
     asked = {i for i, v in enumerate(verdicts)
-             if v.state == "crossed" or (v.state == "empty" and crossed_p[i] > EMPTY_P)}
+             if v.state == "crossed" or (v.state == "empty" and crossed_p[i] > EMPTY_P)
+             or (v.state == "uncertain" and v.note == DOUBTFUL_MARK)}
     if not asked:
         return verdicts
     looked: list[int] = []
     taken_out: list[np.ndarray] = []
-    for line in long_lines(inputs, frames, paper):
-        for i in asked.intersection(line.boxes) & _runs_through(line, frames):
+    for line in long_lines(inputs, frames, paper, sheet, px_per_mm):
+        for i in sorted(asked.intersection(line.boxes) & _runs_through(line, frames)):
             looked.append(i)
             taken_out.append(without_line(inputs[i], frames[i], line))
     if not looked:
         return verdicts
     out = list(verdicts)
     for i, p in zip(looked, crossed_probability(np.stack(taken_out))):
-        crossed = verdicts[i].state == "crossed"
+        v = verdicts[i]
+        if v.state == "uncertain":
+            if p <= EMPTY_P or p >= CROSSED_P:
+                state = "crossed" if p >= CROSSED_P else "empty"
+                out[i] = replace(v, state=state, confidence=round(float(max(p, 1 - p)), 3),
+                                 lean="", settled="", note=FOLD_SETTLED[state])
+            continue
+        crossed = v.state == "crossed"
         if (crossed and p < CROSSED_P) or (not crossed and p > EMPTY_P):
-            out[i] = replace(verdicts[i], state="uncertain", confidence=0.5, lean="", settled="",
+            out[i] = replace(v, state="uncertain", confidence=0.5, lean="", settled="",
                              note=FOLD_CROSSED_DOUBT if crossed else FOLD_EMPTY_DOUBT)
     return out
 
@@ -143,22 +193,25 @@ def window_frames(sheet: Sheet, centres_px: np.ndarray, px_per_mm: float) -> np.
     return np.hstack([centres - size / 2, size])
 
 
-def long_lines(inputs: np.ndarray, frames: np.ndarray,
-               paper: np.ndarray | None = None) -> list[LongLine]:
+def long_lines(inputs: np.ndarray, frames: np.ndarray, paper: np.ndarray | None = None,
+               sheet: np.ndarray | None = None, px_per_mm: float = 0.0) -> list[LongLine]:
     """The long straight lines darkening the boxes (see the module's note);
     ``frames``: :func:`window_frames`; ``paper``: own_marks.paper_window of
-    ``inputs``, where known already."""
+    ``inputs``, where known already; ``sheet``: the rectified sheet (BGR,
+    ``px_per_mm``), where lines weaker than MIN_VOTES are to be looked at
+    (see WEAK_VOTES)."""
     if len(inputs) == 0:
         return []
     paper = paper_window(inputs) if paper is None else paper
     dark = darkened_window(inputs, paper)
     canvas = _canvas(dark, frames)
-    found = cv2.HoughLines(canvas, 1, np.pi / 180, MIN_VOTES)
+    weakest = MIN_VOTES if sheet is None else WEAK_VOTES
+    found = cv2.HoughLinesWithAccumulator(canvas, 1, np.pi / 180, weakest)
     if found is None:
         return []
     lines = []
     looked: list[tuple[float, float]] = []
-    for rho_px, theta in found[:, 0]:
+    for rho_px, theta, votes in found.reshape(-1, 3):
         # (Hough's neighbours of a line looked at are the same line)
         if any(abs(rho_px - r) < 4 and abs(theta - t) < 0.035 for r, t in looked):
             continue
@@ -174,11 +227,24 @@ def long_lines(inputs: np.ndarray, frames: np.ndarray,
         # its pixels are taken out of a box, a line beside the fold's would
         # leave the fold and cut the mark).
         theta, rho = _fitted(dark, frames, boxes, theta, rho)
-        boxes = _darkened_run(dark, paper, frames, theta, rho)
-        if len(boxes) < LONG_LINE_BOXES or any(set(boxes) & set(line.boxes) for line in lines):
-            continue  # (the same fold found again)
-        lines.append(LongLine(float(np.degrees(theta)), rho, boxes))
+        line = LongLine(float(np.degrees(theta)), rho,
+                        _darkened_run(dark, paper, frames, theta, rho))
+        if len(line.boxes) < LONG_LINE_BOXES or any(_same_fold(line, other) for other in lines):
+            continue
+        if votes < MIN_VOTES and not runs_on(sheet, px_per_mm, frames, line):
+            continue
+        lines.append(line)
     return lines
+
+
+def _same_fold(line: LongLine, other: LongLine) -> bool:
+    """Whether two lines found are one fold: about as steep (SAME_FOLD_DEG)
+    and through half the boxes of the shorter or more. A sheet folded twice
+    shows two folds crossing in a box."""
+    turn = abs(line.angle_deg - other.angle_deg) % 180
+    shared = len(set(line.boxes) & set(other.boxes))
+    return min(turn, 180 - turn) <= SAME_FOLD_DEG and \
+        2 * shared >= min(len(line.boxes), len(other.boxes))
 
 
 def without_line(inputs: np.ndarray, frame: np.ndarray, line: LongLine) -> np.ndarray:
@@ -206,6 +272,37 @@ def without_line(inputs: np.ndarray, frame: np.ndarray, line: LongLine) -> np.nd
     out = inputs.copy()
     out[:3, rows, cols] = np.maximum(inputs[:3, rows, cols], np.minimum(*sides))
     return out
+
+
+def runs_on(sheet: np.ndarray, px_per_mm: float, frames: np.ndarray, line: LongLine) -> bool:
+    """Whether ``line`` runs on between the boxes of its run as a fold does:
+    of the points along it, every SAMPLE_MM from the first of those boxes
+    to the last, that lie in no box (as found: ``frames`` less their
+    margin), MIN_BETWEEN or more, and RUNS_ON_SHARE of them or more darker
+    on the line than RIDGE_MM to either side by RIDGE_DARKER of the lighter
+    side. ``sheet``: the rectified sheet (BGR, ``px_per_mm``). A fold
+    darkens the printed bands and the paper between the boxes too; strokes
+    in boxes that a line happens to meet do not."""
+    t = np.radians(line.angle_deg)
+    normal = np.array([np.cos(t), np.sin(t)], np.float32)
+    along = np.array([-normal[1], normal[0]], np.float32)
+    centres = frames[list(line.boxes), :2] + frames[list(line.boxes), 2:] / 2
+    ends = centres @ along
+    s = np.arange(ends.min(), ends.max(), SAMPLE_MM, dtype=np.float32)
+    points = line.rho_mm * normal + s[:, None] * along
+    boxes = frames + np.float32([WINDOW_MM, WINDOW_MM, -2 * WINDOW_MM, -2 * WINDOW_MM])
+    x, y = points[:, None, 0], points[:, None, 1]
+    inside = np.any((x >= boxes[:, 0]) & (x <= boxes[:, 0] + boxes[:, 2])
+                    & (y >= boxes[:, 1]) & (y <= boxes[:, 1] + boxes[:, 3]), axis=1)
+    points = points[~inside]
+    if len(points) < MIN_BETWEEN:
+        return False
+    xy = np.concatenate([points + k * RIDGE_MM * normal for k in (0, -1, 1)]) * px_per_mm
+    values = cv2.remap(sheet, xy[:, 0].reshape(1, -1), xy[:, 1].reshape(1, -1), cv2.INTER_LINEAR,
+                       borderMode=cv2.BORDER_REPLICATE)[0].astype(np.float32).mean(axis=1)
+    on, side_a, side_b = values.reshape(3, -1)
+    dark = on < np.maximum(side_a, side_b) * (1 - RIDGE_DARKER)
+    return float(np.mean(dark)) >= RUNS_ON_SHARE
 
 
 def _canvas(dark: np.ndarray, frames: np.ndarray) -> np.ndarray:

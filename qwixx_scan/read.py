@@ -37,8 +37,8 @@ How:
    number (``skip_lines``).
 5. A long straight line running on through box after box is a fold in the
    paper: the boxes it runs through are read again without it, and a
-   verdict that reading does not bear out is doubtful
-   (:mod:`qwixx_scan.folds`).
+   verdict that reading does not bear out is doubtful; a box the networks
+   split over is settled by it where it is sure (:mod:`qwixx_scan.folds`).
 
 Coordinates: ``rectified`` pixel (x, y) is sheet mm (x / px_per_mm,
 y / px_per_mm), x right, y down, top-left trim corner at (0, 0).
@@ -409,7 +409,8 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
     if not circling:  # a big circle's arc in the box is one line too (rim_lines)
         verdicts = rim_lines_doubted(verdicts, inputs, rim_look().crossed_probability, paper)
     verdicts = folds_doubted(verdicts, inputs, window_frames(sheet, centres_px, ref.px_per_mm),
-                             crossed_p, classifier.crossed_probability, paper_around)
+                             crossed_p, classifier.crossed_probability, paper_around,
+                             rectified, ref.px_per_mm)
     return {v.box_id: v for v in doubt_empties_of_a_doubtful_sheet(verdicts)}
 
 
