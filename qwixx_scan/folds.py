@@ -65,15 +65,15 @@ from .verdict import CROSSED_P, DOUBTFUL_MARK, EMPTY_P, BoxVerdict
 
 #: The canvas the boxes' darkened paper is laid out on (px per mm).
 CANVAS_PX_PER_MM = 3.0
-#: Hough votes (canvas pixels along a line) a line needs to be looked at:
-#: about four boxes' paper along it.
+#: Hough votes (canvas pixels along a line) a line needs to count without
+#: more: about four boxes' paper along it.
 MIN_VOTES = 100
 #: A fold across the rows meets one box a row, 4 or 5 boxes, the digits
 #: taking much of their paper: 50-100 votes. A line that weak is looked at
 #: too, but counts only where it runs on between its boxes as a fold does
-#: (see continuation): at WEAK_VOTES, strokes of X's in a box of each row
-#: lined up by chance make runs of 4 too (6 diagonal runs on 630 plain
-#: photos of seeds 257 and 259, hard 258 and table 232).
+#: (see runs_on): at WEAK_VOTES, strokes of X's in a box of each row lined
+#: up by chance make runs of 4 too (on 18 sheets of 640 plain photos
+#: of seeds 257 and 259, hard 258 and 332 and table 232).
 WEAK_VOTES = 50
 #: At most this many of the strongest lines are looked at (the weak ones
 #: of a fold across the rows come after a sheet's stronger lines).
@@ -97,8 +97,10 @@ THROUGH_INSET_MM = 1.0
 #: of them dark (RIDGE_DARKER darker than the sheet RIDGE_MM to either
 #: side). On the folded copies of seeds 259 and 331 and hard 258 the folds
 #: across the rows ran on so over 0.8-1.0 of those samples, 0.9 or more but
-#: for one; the chance runs of X's on the plain photos (and the folded
-#: copies) 0.48-0.82: a photo's noise alone makes half the samples dark.
+#: for one; runs of 4 of X's strokes lined up by chance, on 640 plain photos
+#: (seeds 257 and 259, hard 258 and 332, table 232) and the folded copies,
+#: 0.48-0.84 (hard 332 photo 50): a photo's noise alone makes half the
+#: samples dark.
 SAMPLE_MM = 0.25
 MIN_BETWEEN = 8
 RIDGE_MM = 0.8
@@ -204,6 +206,7 @@ def long_lines(inputs: np.ndarray, frames: np.ndarray, paper: np.ndarray | None 
         return []
     paper = paper_window(inputs) if paper is None else paper
     dark = darkened_window(inputs, paper)
+    near_dark = _next_to(dark)
     canvas = _canvas(dark, frames)
     weakest = MIN_VOTES if sheet is None else WEAK_VOTES
     found = cv2.HoughLinesWithAccumulator(canvas, 1, np.pi / 180, weakest)
@@ -219,7 +222,7 @@ def long_lines(inputs: np.ndarray, frames: np.ndarray, paper: np.ndarray | None 
             break
         looked.append((rho_px, theta))
         theta, rho = float(theta), float(rho_px) / CANVAS_PX_PER_MM
-        boxes = _darkened_run(dark, paper, frames, theta, rho)
+        boxes = _darkened_run(dark, near_dark, paper, frames, theta, rho)
         if len(boxes) < LONG_LINE_BOXES:
             continue
         # The transform's line is as good as its 1 degree and 1/3 mm steps:
@@ -228,7 +231,7 @@ def long_lines(inputs: np.ndarray, frames: np.ndarray, paper: np.ndarray | None 
         # leave the fold and cut the mark).
         theta, rho = _fitted(dark, frames, boxes, theta, rho)
         line = LongLine(float(np.degrees(theta)), rho,
-                        _darkened_run(dark, paper, frames, theta, rho))
+                        _darkened_run(dark, near_dark, paper, frames, theta, rho))
         if len(line.boxes) < LONG_LINE_BOXES or any(_same_fold(line, other) for other in lines):
             continue
         if votes < MIN_VOTES and not runs_on(sheet, px_per_mm, frames, line):
@@ -325,6 +328,17 @@ def _on_sheet(frames: np.ndarray, box: np.ndarray, v: np.ndarray,
                      frames[box, 1] + (v + 0.5) * scale[:, 1]], axis=1)
 
 
+def _next_to(dark: np.ndarray) -> np.ndarray:
+    """Per box, the pixels of its window that are or touch a darkened one
+    (of ``dark``; its own window's only)."""
+    padded = np.pad(dark, ((0, 0), (1, 1), (1, 1)))
+    out = np.zeros_like(dark)
+    for dr in (0, 1, 2):
+        for dc in (0, 1, 2):
+            out |= padded[:, dr:dr + INPUT_PX, dc:dc + INPUT_PX]
+    return out
+
+
 def _fitted(dark: np.ndarray, frames: np.ndarray, boxes: tuple[int, ...], theta: float,
             rho_mm: float) -> tuple[float, float]:
     """The line (theta, rho mm) fitted to the darkened pixels of ``boxes``
@@ -342,10 +356,11 @@ def _fitted(dark: np.ndarray, frames: np.ndarray, boxes: tuple[int, ...], theta:
     return float(np.arctan2(fitted[1], fitted[0])), float(centre @ fitted)
 
 
-def _darkened_run(dark: np.ndarray, paper: np.ndarray, frames: np.ndarray, theta: float,
-                  rho_mm: float) -> tuple[int, ...]:
+def _darkened_run(dark: np.ndarray, near_dark: np.ndarray, paper: np.ndarray,
+                  frames: np.ndarray, theta: float, rho_mm: float) -> tuple[int, ...]:
     """The longest run of boxes, one after the other along the line, that it
-    darkens so (see the module's note)."""
+    darkens so (see the module's note); ``near_dark``: :func:`_next_to`
+    ``dark``."""
     normal = np.array([np.cos(theta), np.sin(theta)], np.float32)
     along = np.array([-normal[1], normal[0]], np.float32)
     centres = frames[:, :2] + frames[:, 2:] / 2
@@ -365,21 +380,20 @@ def _darkened_run(dark: np.ndarray, paper: np.ndarray, frames: np.ndarray, theta
     box = near[:, None]
     on_paper = paper[box, rows, cols] & inside
     counted = np.count_nonzero(on_paper, axis=1)
-    lit = np.zeros(on_paper.shape, bool)  # a darkened pixel next to the sample
-    for dr in (-1, 0, 1):
-        for dc in (-1, 0, 1):
-            lit |= dark[box, np.clip(rows + dr, 0, INPUT_PX - 1),
-                        np.clip(cols + dc, 0, INPUT_PX - 1)]
-    cover = np.count_nonzero(lit & on_paper, axis=1) / np.maximum(counted, 1)
-    # the rest of each box's paper, OFF_LINE_MM or more from the line
+    lit = near_dark[box, rows, cols]  # a darkened pixel next to the sample
+    darkens = np.count_nonzero(lit & on_paper, axis=1) >= LINE_COVER * np.maximum(counted, 1)
+    if np.count_nonzero(darkens) < LONG_LINE_BOXES:
+        return ()  # (most lines looked at: the rest of their boxes' paper is not asked)
+    # the rest of each box's paper the line covers, OFF_LINE_MM or more from it
+    covered = np.flatnonzero(darkens)
     grid = (np.arange(INPUT_PX, dtype=np.float32) + 0.5)
-    x = frame[:, None, None, 0] + grid[None, None, :] * scale[:, None, None, 0]
-    y = frame[:, None, None, 1] + grid[None, :, None] * scale[:, None, None, 1]
+    x = frame[covered, None, None, 0] + grid[None, None, :] * scale[covered, None, None, 0]
+    y = frame[covered, None, None, 1] + grid[None, :, None] * scale[covered, None, None, 1]
     off_line = np.abs(x * normal[0] + y * normal[1] - rho_mm) >= OFF_LINE_MM
-    rest = paper[near] & off_line
-    rest_darkened = np.count_nonzero(dark[near] & rest, axis=(1, 2)) / np.maximum(
+    rest = paper[near[covered]] & off_line
+    rest_darkened = np.count_nonzero(dark[near[covered]] & rest, axis=(1, 2)) / np.maximum(
         np.count_nonzero(rest, axis=(1, 2)), 1)
-    darkens = (cover >= LINE_COVER) & (rest_darkened < REST_DARKENED)
+    darkens[covered] = rest_darkened < REST_DARKENED
     run: list[int] = []
     best: list[int] = []
     for i, box_i in enumerate(near):
