@@ -393,37 +393,28 @@ def test_a_skip_line_the_close_look_reads_as_a_cross_is_not_taken(tmp_path):
     no_sheet_sure_of_a_wrong_score(result, truth)
 
 
-def test_a_skip_line_read_crossed_only_once_lit_from_around_is_doubtful(tmp_path):
-    # Every photo hard, independent seed 232, photo 143 (blur 1.9 px, noise
-    # 6.4, JPEG quality 60): a pencil X player's line rising 17 degrees
-    # through a skipped red 5. The networks split over it (0.22-0.92); lit
-    # from around it, it read crossed (0.965) and the sheet came out ok
-    # with 91 instead of 84 (their_crosses.LIT_LINE).
-    sheet, expected = independent_photo_sheet(tmp_path, 232, 143, 1.0)
-    assert expected["style"]["kind"] == "x" and expected["pen"] == "pencil"
-    assert "red-5" in expected["skip_lined"] and "red-5" not in expected["marked"]
-    assert (sheet.verdicts["red-5"].state, sheet.verdicts["red-5"].note) == ("uncertain",
-                                                                            LIT_LINE)
-    assert sheet.status == "review" and sheet.uncertain == ["red-5"]
+# Lines through skipped numbers the look lit from around the box took
+# (their_crosses.LIT_LINE), each sheet once ok with a wrong score:
+# - every photo hard, independent seed 232, photo 143 (blur 1.9 px, noise
+#   6.4, JPEG quality 60): a pencil X player's line rising 17 degrees
+#   through a skipped red 5. The networks split over it (0.22-0.92); lit
+#   from around it, it read crossed (0.965): 91 instead of 84.
+# - every photo hard, independent seed 338, photo 15 (tilted 40 degrees,
+#   paper bent 6 mm): a pencil slashing player who strikes skipped numbers
+#   through drew a line falling 18 degrees through the skipped red 11,
+#   between its digits: 8 px of it, too few for the lines through skipped
+#   numbers. The networks split (0.5); lit, it read crossed: 82 instead of
+#   73. The lit look now asks what the darker and close looks ask
+#   (their_crosses.skip_like_marks: sparse lines on a striking player's
+#   sheet).
+@pytest.mark.parametrize("seed, index, kind, box, total",
+                         [(232, 143, "x", "red-5", 84), (338, 15, "slash", "red-11", 73)])
+def test_a_skip_line_read_crossed_only_once_lit_from_around_is_doubtful(tmp_path, seed, index,
+                                                                        kind, box, total):
+    sheet, expected = independent_photo_sheet(tmp_path, seed, index, 1.0)
+    assert expected["style"]["kind"] == kind and expected["pen"] == "pencil"
+    assert box in expected["skip_lined"] and box not in expected["marked"]
+    assert (sheet.verdicts[box].state, sheet.verdicts[box].note) == ("uncertain", LIT_LINE)
+    assert sheet.status == "review" and sheet.uncertain == [box]
     assert set(sheet.marked) == set(expected["marked"])
-    assert sheet.score.total == expected["score"]["total"] == 84
-
-
-def test_a_sparse_line_of_a_striking_player_read_crossed_once_lit_is_doubtful(tmp_path):
-    # Every photo hard, independent seed 338, photo 15 (tilted 40 degrees,
-    # paper bent 6 mm): a pencil slashing player who strikes skipped
-    # numbers through drew a line falling 18 degrees through the skipped
-    # red 11, between its digits: 8 px of it, too few for the lines through
-    # skipped numbers. The networks split (0.5); lit from around it, it
-    # read crossed and the sheet came out ok with 82 instead of 73. The lit
-    # look now asks what the darker and close looks ask
-    # (their_crosses.skip_like_marks: sparse lines on a striking player's
-    # sheet).
-    sheet, expected = independent_photo_sheet(tmp_path, 338, 15, 1.0)
-    assert expected["style"]["kind"] == "slash" and expected["pen"] == "pencil"
-    assert "red-11" in expected["skip_lined"] and "red-11" not in expected["marked"]
-    assert (sheet.verdicts["red-11"].state, sheet.verdicts["red-11"].note) == ("uncertain",
-                                                                              LIT_LINE)
-    assert sheet.status == "review" and sheet.uncertain == ["red-11"]
-    assert set(sheet.marked) == set(expected["marked"])
-    assert sheet.score.total == expected["score"]["total"] == 73
+    assert sheet.score.total == expected["score"]["total"] == total
