@@ -161,13 +161,14 @@ def spoilt_photo(target, seed: int, index: int, kind: str, hard_share: float = 0
     return truth
 
 
-def spoilt_photo_sheet(tmp_path, seed: int, index: int, kind: str):
-    """The one sheet read from the independent generator's photo spoilt as
-    ``scan_benchmark.py --spoil KIND`` spoils it, and its truth."""
+def spoilt_photo_sheet(tmp_path, seed: int, index: int, kind: str, hard_share: float = 0.25):
+    """The one sheet read from the independent generator's photo (of its
+    ``--hard-share``) spoilt as ``scan_benchmark.py --spoil KIND`` spoils
+    it, and its truth."""
     from qwixx_scan.pipeline import known_layouts, scan_photo
 
     path = tmp_path / f"{kind}.jpg"
-    truth = spoilt_photo(path, seed, index, kind)
+    truth = spoilt_photo(path, seed, index, kind, hard_share)
     (sheet,) = scan_photo(path, layouts=known_layouts()).sheets
     (want,) = truth["sheets"]
     return sheet, want
