@@ -169,8 +169,9 @@ def test_a_line_along_a_rows_printed_edge_runs_through_none_of_its_boxes(tmp_pat
 def test_a_doubt_a_fold_across_the_rows_made_is_settled_without_it(tmp_path):
     # Independent seed 259 photo 4 folded across the rows, through red,
     # yellow, green and blue 7: the networks split over the empty yellow 7
-    # (0.5), and the sheet went to review for it. Found (its line runs on
-    # over the bands between the rows) and taken out, yellow 7 reads 0.03.
+    # (0.5), left doubtful (the sheet is `invalid` besides: its player
+    # crossed red's lock without red 12). Found (its line runs on over the
+    # bands between the rows) and taken out, yellow 7 reads 0.03.
     sheet, want = spoilt_photo_sheet(tmp_path, 259, 4, "crease")
     assert "yellow-7" not in want["marked"]
     verdict = sheet.verdicts["yellow-7"]
