@@ -150,7 +150,7 @@ def folds_doubted(verdicts: list[BoxVerdict], inputs: np.ndarray, frames: np.nda
     ``px_per_mm``: the rectified sheet, for lines across the rows (see
     WEAK_VOTES)."""
     asked = {i for i, v in enumerate(verdicts)
-             if v.state == "crossed" or (v.state == "empty" and crossed_p[i] > EMPTY_P)
+             if v.state in ("crossed", "empty")
              or (v.state == "uncertain" and v.note == DOUBTFUL_MARK)}
     if not asked:
         return verdicts

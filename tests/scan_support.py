@@ -148,14 +148,16 @@ def independent_photo_sheet(tmp_path, seed: int, index: int, hard_share: float =
     return sheet, expected
 
 
-def spoilt_photo(target, seed: int, index: int, kind: str, hard_share: float = 0.25) -> dict:
+def spoilt_photo(target, seed: int, index: int, kind: str, hard_share: float = 0.25, *,
+                 table: bool = False) -> dict:
     """The independent generator's photo ``index`` of ``seed`` (its
-    ``--hard-share``) spoilt as ``scan_benchmark.py --spoil KIND`` spoils it,
-    written to ``target``; returns its truth."""
-    from benchmarks.foreign_photos import make_photo
+    ``--hard-share``; ``table``: of a ``--table`` run) spoilt as
+    ``scan_benchmark.py --spoil KIND`` spoils it, written to ``target``;
+    returns its truth."""
+    from benchmarks.foreign_photos import make_photo, make_table_photo
     from benchmarks.spoilt_photos import spoil
 
-    data, truth = make_photo(seed, index, hard_share)
+    data, truth = (make_table_photo if table else make_photo)(seed, index, hard_share)
     image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
     write_jpeg(target, spoil(image, kind, truth, seed=index), quality=90)
     return truth

@@ -190,3 +190,21 @@ def test_a_toss_up_a_fold_runs_through_is_taken_where_without_it_it_reads_crosse
     verdict = sheet.verdicts["green-9"]
     assert (verdict.state, verdict.note) == ("crossed", FOLD_SETTLED["crossed"])
     assert set(sheet.marked) == set(want["marked"])
+
+
+def test_a_mark_a_fold_runs_through_read_empty_is_doubtful_where_without_it_it_is_not(tmp_path):
+    # Every photo hard, independent table 313 photo 15 folded: a fold along
+    # the blue row of a classic sheet runs through a pencil slash in blue 7,
+    # which the networks read empty (0.008); without the fold it reads 0.5.
+    # Once the fold settled that sheet's toss-up (blue 10, crossed), the
+    # sheet came out ok with blue 7 missing.
+    from scan_support import no_sheet_sure_of_a_wrong_score, spoilt_photo
+
+    from qwixx_scan.pipeline import known_layouts, scan_photo
+
+    path = tmp_path / "crease.jpg"
+    truth = spoilt_photo(path, 313, 15, "crease", 1.0, table=True)
+    result = scan_photo(path, layouts=known_layouts())
+    notes = [s.verdicts["blue-7"].note for s in result.sheets if s.sheet.layout == "classic"]
+    assert FOLD_EMPTY_DOUBT in notes
+    no_sheet_sure_of_a_wrong_score(result, truth)
