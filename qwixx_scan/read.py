@@ -409,8 +409,8 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
     if not circling:  # a big circle's arc in the box is one line too (rim_lines)
         verdicts = rim_lines_doubted(verdicts, inputs, rim_look().crossed_probability, paper)
     verdicts = folds_doubted(verdicts, inputs, window_frames(sheet, centres_px, ref.px_per_mm),
-                             crossed_p, classifier.crossed_probability, paper_around,
-                             rectified, ref.px_per_mm)
+                             classifier.crossed_probability, paper_around, rectified,
+                             ref.px_per_mm)
     return {v.box_id: v for v in doubt_empties_of_a_doubtful_sheet(verdicts)}
 
 
