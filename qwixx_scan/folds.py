@@ -26,12 +26,12 @@ where its darkened paper lies: the paper bends), and a verdict that
 reading does not bear out is doubtful: a box read crossed that no longer
 reads crossed, and a box read empty that no longer reads empty (a fold
 along a row over a pencil slash hid it: 0.008 with the fold, 0.5 without,
-out-of-sample folded hard table 313 photo 15). Only a box the networks split over
-(verdict.DOUBTFUL_MARK) is settled by that reading, where it is sure: the
-fold is what they split over (folded copies of 13 independent sets, 1,878
-sheets: 73 boxes settled, 68 empty and 5 crossed, none wrongly; 1,681 ->
-1,732 exact);
-otherwise a line found where there is no fold costs at most a doubt.
+out-of-sample folded hard table 313 photo 15). Only a box the networks
+split over (verdict.DOUBTFUL_MARK) is settled by that reading, where it is
+sure: the fold is what they split over (folded copies of 13 independent
+sets, 1,878 sheets: 73 boxes settled, 68 empty and 5 crossed, none
+wrongly; 1,681 -> 1,732 exact); otherwise a line found where there is no
+fold costs at most a doubt.
 
 A fold across the rows meets one box a row, 4 or 5 boxes whose digits
 take much of their paper, and makes a weak line (WEAK_VOTES); strokes of
