@@ -69,6 +69,7 @@ from .own_marks import INNER, INNER_PX
 from .own_marks import LEAN as OWN_LEAN
 from .own_marks import (circles, darkened_pixels, hatches, ink_colours, like_own_crosses,
                         paper_window, placed_like_crosses)
+from .pen_toss_ups import penless_toss_ups
 from .rim_lines import rim_lines_doubted
 from .skip_lines import lone_lines, paper_grain, struck_through
 from .spills import neighbour_table, spilt_over
@@ -411,6 +412,9 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
     verdicts = folds_doubted(verdicts, inputs, window_frames(sheet, centres_px, ref.px_per_mm),
                              classifier.crossed_probability, paper_around, rectified,
                              ref.px_per_mm)
+    if pen:
+        verdicts = penless_toss_ups(verdicts, ink_mm2[:, 1], darkened,
+                                    washed | washed_out | overexposed)
     return {v.box_id: v for v in doubt_empties_of_a_doubtful_sheet(verdicts)}
 
 

@@ -84,9 +84,11 @@ def test_a_drink_ring_in_a_pens_colour_is_not_read_in_grey(tmp_path):
     # checks), doubted for its mark, its brown within the colour test of
     # the pen's red (0.97). In grey the networks read it crossed (0.94-1.0);
     # it holds a line's ink (4.9 mm^2) and the network that learned rings
-    # reads it 0.03: not taken.
+    # reads it 0.03: not taken. (Left a toss-up, it holds none of the red
+    # pen's deep ink, and is taken as empty since stop 82: pen_toss_ups.)
     sheet, want = spoilt_photo_sheet(tmp_path, 70, 86, "stain")
     assert "blue-7" not in want["marked"]
     assert want["pen"] == "red"
-    assert sheet.verdicts["blue-7"].state == "uncertain"
-    assert sheet.status == "review"
+    assert sheet.verdicts["blue-7"].state != "crossed"
+    assert all(v.settled != GREY_INK_REASON for v in sheet.verdicts.values())
+    assert set(sheet.marked) == set(want["marked"])
