@@ -21,7 +21,8 @@ from qwixx_print.rules import SheetScore, score_sheet
 
 from .decode import Picture, iter_pictures
 from .find import (CORNER_NAMES, SMALL_MARKER_PX, MarkerGroup, MarkerHit, detect_markers,
-                   group_markers, marker_rect_corners_mm, missing_marker_regions)
+                   group_markers, marker_rect_corners_mm, markers_at_the_edge,
+                   missing_marker_regions)
 from .identify import KnownSheets, pin_fit_at_code, read_code, search_code
 from .rectify import (
     MAX_FIT_ERROR_MM,
@@ -199,12 +200,16 @@ def _scan_picture(picture: Picture, known: KnownSheets, *,
     sheets: list[SheetResult] = []
     markers_seen: list[int] = []
     problems: list[str] = []
+    at_the_edge: list[MarkerGroup] | None = None  # worked out for a sheet refused, once
     for number, group in enumerate(groups, start=1):
         where = f"{name}" if len(groups) == 1 else f"{name}, sheet {number} of {len(groups)}"
         if len(group.hits) < 3:
             if len(group.hits) == 1 and (sheets or len(groups) > 1):
                 continue  # a lone marker next to real sheets: not worth a message
-            problems.append(_too_few_markers(group, size_mm, (width, height), where))
+            if at_the_edge is None:
+                at_the_edge = group_markers(markers_at_the_edge(gray, hits), size_mm)
+            problems.append(_too_few_markers(group, size_mm, (width, height), where,
+                                             _with_edge_markers(group, at_the_edge)))
             continue
         try:
             sheets.append(_read_sheet(picture, gray, group, size_mm, known, (width, height), where,
@@ -283,8 +288,23 @@ def _best_grouping(hits, known: KnownSheets) -> tuple[tuple[float, float], list[
     return best[1], best[2]
 
 
+def _with_edge_markers(group: MarkerGroup, at_the_edge: list[MarkerGroup]) -> MarkerGroup:
+    """``group`` with the markers at the picture's very edge that belong to
+    its sheet (``at_the_edge``: every marker found with the edge allowed,
+    grouped; see find.markers_at_the_edge)."""
+    for other in at_the_edge:
+        if all(any(np.linalg.norm(hit.centre - h.centre) <= 0.5 * hit.side_px
+                   for h in other.hits.values()) for hit in group.hits.values()):
+            return other if len(other.hits) > len(group.hits) else group
+    return group
+
+
 def _too_few_markers(group: MarkerGroup, size_mm: tuple[float, float],
-                     image_size: tuple[int, int], where: str) -> str:
+                     image_size: tuple[int, int], where: str,
+                     placed_by: MarkerGroup | None = None) -> str:
+    """The message for a sheet seen by too few markers (``group``);
+    ``placed_by``: its markers and any at the picture's very edge, which
+    tell better where the sheet lies (see find.markers_at_the_edge)."""
     seen = ", ".join(CORNER_NAMES[k] for k in sorted(group.hits))
     if np.mean([h.side_px for h in group.hits.values()]) < SMALL_MARKER_PX:
         # Markers this small are easily missed, and too coarse to tell
@@ -293,7 +313,7 @@ def _too_few_markers(group: MarkerGroup, size_mm: tuple[float, float],
                 f"{'it is' if len(group.hits) == 1 else 'they are'} tiny in the picture: "
                 "photograph the sheet from closer, so that it fills at least a fifth of the "
                 "picture")
-    sides, maybe = _sides_outside_by_markers(group, size_mm, image_size)
+    sides, maybe = _sides_outside_by_markers(placed_by or group, size_mm, image_size)
     if sides:
         return _cut_off_message(where, sides)
     if maybe:
