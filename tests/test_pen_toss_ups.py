@@ -40,6 +40,9 @@ def test_a_toss_up_is_left_alone_where_it_may_be_a_mark():
         (*_sheet(4.0, 0.1, 60), np.zeros(CROSSES + 4, bool)),  # darkened like a lighter pen's mark
         (*_sheet(4.0, 0.0), washed),  # the light may wash a cross out
     ]
+    verdicts, deep, dark = _sheet(4.0, 0.1)
+    deep[0] = 0.6  # a cross over dark print: the pen's deep ink is not in every cross
+    cases.append((verdicts, deep, dark, np.zeros(CROSSES + 4, bool)))
     for verdicts, deep, dark, light in cases:
         assert penless_toss_ups(verdicts, deep, dark, light)[TOSS_UP] == verdicts[TOSS_UP]
 
