@@ -181,8 +181,7 @@ def folds_doubted(verdicts: list[BoxVerdict], inputs: np.ndarray, frames: np.nda
 def _runs_through(line: LongLine, frames: np.ndarray) -> set[int]:
     """The boxes whose inside (THROUGH_INSET_MM within their edges) ``line``
     runs through; ``frames``: :func:`window_frames`."""
-    t = np.radians(line.angle_deg)
-    normal = np.array([np.cos(t), np.sin(t)])
+    normal, _ = _axes(np.radians(line.angle_deg), np.float64)
     centres = frames[:, :2] + frames[:, 2:] / 2
     half = (np.abs(normal) * (frames[:, 2:] / 2 - WINDOW_MM)).sum(axis=1)  # the box's, across it
     return set(np.flatnonzero(np.abs(centres @ normal - line.rho_mm) < half - THROUGH_INSET_MM))
@@ -257,8 +256,7 @@ def without_line(inputs: np.ndarray, frame: np.ndarray, line: LongLine) -> np.nd
     ERASE_PX of the line given the lighter of the photo's values just past
     that on either side, where that is lighter. A stroke crossing the line
     is dark on both sides and stays; the print is not touched."""
-    t = np.radians(line.angle_deg)
-    normal = np.float32([np.cos(t), np.sin(t)])
+    normal, _ = _axes(np.radians(line.angle_deg))
     scale = frame[2:] / INPUT_PX  # mm per window pixel, x and y
     v, u = np.mgrid[0:INPUT_PX, 0:INPUT_PX].astype(np.float32) + 0.5
     x, y = frame[0] + u * scale[0], frame[1] + v * scale[1]
@@ -287,9 +285,7 @@ def runs_on(sheet: np.ndarray, px_per_mm: float, frames: np.ndarray, line: LongL
     side. ``sheet``: the rectified sheet (BGR, ``px_per_mm``). A fold
     darkens the printed bands and the paper between the boxes too; strokes
     in boxes that a line happens to meet do not."""
-    t = np.radians(line.angle_deg)
-    normal = np.array([np.cos(t), np.sin(t)], np.float32)
-    along = np.array([-normal[1], normal[0]], np.float32)
+    normal, along = _axes(np.radians(line.angle_deg))
     centres = frames[list(line.boxes), :2] + frames[list(line.boxes), 2:] / 2
     ends = centres @ along
     s = np.arange(ends.min(), ends.max(), SAMPLE_MM, dtype=np.float32)
@@ -329,6 +325,13 @@ def _on_sheet(frames: np.ndarray, box: np.ndarray, v: np.ndarray,
                      frames[box, 1] + (v + 0.5) * scale[:, 1]], axis=1)
 
 
+def _axes(theta: float, dtype=np.float32) -> tuple[np.ndarray, np.ndarray]:
+    """A line's unit normal at ``theta`` (radians, as Hough gives it: the
+    line is the points whose projection on it is rho) and its direction."""
+    normal = np.array([np.cos(theta), np.sin(theta)], dtype)
+    return normal, np.array([-normal[1], normal[0]], dtype)
+
+
 def _next_to(dark: np.ndarray) -> np.ndarray:
     """Per box, the pixels of its window that are or touch a darkened one
     (of ``dark``; its own window's only)."""
@@ -347,7 +350,7 @@ def _fitted(dark: np.ndarray, frames: np.ndarray, boxes: tuple[int, ...], theta:
     picked = np.zeros(len(dark), bool)
     picked[list(boxes)] = True
     points = _on_sheet(frames, *np.nonzero(dark & picked[:, None, None]))
-    normal = np.array([np.cos(theta), np.sin(theta)])
+    normal, _ = _axes(theta, np.float64)
     points = points[np.abs(points @ normal - rho_mm) <= FIT_MM]
     if len(points) < 2 * LONG_LINE_BOXES:
         return theta, rho_mm
@@ -362,8 +365,7 @@ def _darkened_run(dark: np.ndarray, near_dark: np.ndarray, paper: np.ndarray,
     """The longest run of boxes, one after the other along the line, that it
     darkens so (see the module's note); ``near_dark``: :func:`_next_to`
     ``dark``."""
-    normal = np.array([np.cos(theta), np.sin(theta)], np.float32)
-    along = np.array([-normal[1], normal[0]], np.float32)
+    normal, along = _axes(theta)
     centres = frames[:, :2] + frames[:, 2:] / 2
     reach = np.hypot(frames[:, 2], frames[:, 3]) / 2
     near = np.flatnonzero(np.abs(centres @ normal - rho_mm) < reach)

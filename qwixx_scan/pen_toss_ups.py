@@ -23,7 +23,7 @@ from dataclasses import replace
 import numpy as np
 
 from .own_marks import MIN_CROSSES
-from .their_crosses import PEN_DEEP_INK_MM2
+from .their_crosses import writes_with_a_pen
 from .verdict import DOUBTFUL_MARK, BoxVerdict
 
 #: A toss-up is taken as empty where it holds under PENLESS_DEEP_SHARE of
@@ -71,11 +71,10 @@ def penless_toss_ups(verdicts: list[BoxVerdict], deep_ink_mm2: np.ndarray,
     left alone. Nothing is taken where a box read crossed holds little deep
     ink (see PENLESS_WEAKEST_SHARE)."""
     crossed = np.array([v.state == "crossed" for v in verdicts], bool)
-    if np.count_nonzero(crossed) < MIN_CROSSES:
+    if np.count_nonzero(crossed) < MIN_CROSSES or not writes_with_a_pen(crossed, deep_ink_mm2):
         return verdicts
     their_deep = float(np.median(deep_ink_mm2[crossed]))
-    if (their_deep < PEN_DEEP_INK_MM2
-            or deep_ink_mm2[crossed].min() < PENLESS_WEAKEST_SHARE * their_deep):
+    if deep_ink_mm2[crossed].min() < PENLESS_WEAKEST_SHARE * their_deep:
         return verdicts
     penless = deep_ink_mm2 < PENLESS_DEEP_SHARE * their_deep
     their_dark = float(np.median(darkened[crossed]))
