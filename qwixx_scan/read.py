@@ -71,7 +71,7 @@ from .own_marks import (circles, darkened_pixels, hatches, ink_colours, like_own
                         paper_window, placed_like_crosses)
 from .pen_toss_ups import penless_toss_ups
 from .rim_lines import rim_lines_doubted
-from .skip_lines import lone_lines, paper_grain, struck_through
+from .skip_lines import ink_spreads_both_ways, lone_lines, paper_grain, struck_through
 from .spills import neighbour_table, spilt_over
 from .their_crosses import (NARROW_SHADE_SHARE, PEN_DEEP_INK_MM2, doubt_dark_lit_crosses,
                             doubt_lit_lines, doubt_pens_lit_crosses, light_crosses_doubted,
@@ -368,7 +368,14 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
         look = [i for i in look if crossed_p[i] <= EMPTY_P]
     if look:
         steeper = skip_lines_may_be_steeper(inputs, theirs, grain, their_lines)
-        for i, line in zip(look, struck_through(inputs[look], steeper=steeper, grain=grain)):
+        lines = struck_through(inputs[look], steeper=steeper, grain=grain)
+        # a toss-up its deciders are unsure of themselves: its ink must be a
+        # line too (see skip_lines.ink_spreads_both_ways)
+        unsure = [k for k, i in enumerate(look)
+                  if verdicts[i].note == DOUBTFUL_MARK and median_p[i] > EMPTY_P]
+        if unsure:
+            lines[unsure] &= ~ink_spreads_both_ways(inputs[[look[k] for k in unsure]])
+        for i, line in zip(look, lines):
             if line:
                 verdicts[i] = decide(struck_ones[i])
     # what the lit look and the looks below take no box for (their_crosses.SPARSE_LINE_PX)
