@@ -100,7 +100,7 @@ def ink_spreads_both_ways(inputs: np.ndarray) -> np.ndarray:
     struck through and the sheet ``ok`` with a wrong score); over the
     digits its ink is an X. A pencil's line darker than no print shows no
     ink there (NaN tilt), and is not asked. Of the 166 boxes taken as struck
-    through over every set at hand (16,610 photos: 127 plain sets, their
+    through over every set at hand (16,610 photos: 131 plain sets, their
     stained, folded and spoilt copies), asking this where the deciders'
     median is above verdict.EMPTY_P keeps two in doubt: that X, and one
     line through a skipped number (hard table 315 photo 28's red 8, its
