@@ -403,9 +403,9 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
                           hatcher_shade=hatcher_shade,
                           washed=(washed_out | overexposed) & (ink_mm2[:, 1] < PEN_DEEP_INK_MM2),
                           skip_like=skip_like)
-    if hatcher_shade is not None:
-        verdicts = light_hatching_doubted(verdicts, inputs, paper)
     circling = theirs is not None and circles(theirs & numbered, inputs, paper)
+    if hatcher_shade is not None:
+        verdicts = light_hatching_doubted(verdicts, inputs, paper, circling=circling)
     if not pen:
         verdicts = chain_rings_doubted(verdicts, sheet, close, reading.first_agreed_empty,
                                        classifier)
