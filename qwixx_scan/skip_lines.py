@@ -98,8 +98,8 @@ def ink_spreads_both_ways(inputs: np.ndarray) -> np.ndarray:
     dot beside them they lay along one flat line (hard independent table
     319 photo 0, a green X over a blue 5, its deciders at 0.48, taken as
     struck through and the sheet ``ok`` with a wrong score); over the
-    digits its ink is an X. A pencil's line darker than no print shows no
-    ink there (NaN tilt), and is not asked. Of the 166 boxes taken as struck
+    digits its ink is an X. A pencil's line, lighter than the print,
+    shows no ink over it (NaN tilt) and is not asked. Of the 166 boxes taken as struck
     through over every set at hand (16,610 photos: 131 plain sets, their
     stained, folded and spoilt copies), asking this where the deciders'
     median is above verdict.EMPTY_P keeps two in doubt: that X, and one
