@@ -100,20 +100,16 @@ def light_hatching_doubted(verdicts: list[BoxVerdict], inputs: np.ndarray,
         return verdicts
     shaded = np.count_nonzero(darkened_paper(inputs, by=LIGHT_DARKENED, paper=paper),
                               axis=(1, 2))
-    theirs = float(np.median(shaded[crossed]))
-    light = {i for k, i in enumerate(empty)
-             if shaded[i] >= max(FAINT_DARK_PX, LIGHT_HATCHING_SHARE * theirs,
-                                 ABOVE_EMPTIES * np.percentile(np.delete(shaded[empty], k),
-                                                               EMPTIES_PERCENTILE))}
+    visible = shaded[empty] >= FAINT_DARK_PX
+    light = set(empty[visible & (shaded[empty] >= np.maximum(
+        LIGHT_HATCHING_SHARE * np.median(shaded[crossed]),
+        ABOVE_EMPTIES * _other_empties(shaded[empty])))])
     like_fills = set()
     if not circling:
         share = shaded / np.maximum(np.count_nonzero(paper, axis=(1, 2)), 1)
-        their_share = float(np.median(share[crossed]))
-        like_fills = {i for k, i in enumerate(empty)
-                      if shaded[i] >= FAINT_DARK_PX
-                      and share[i] >= max(LIKE_FILLS_SHARE * their_share,
-                                          ABOVE_EMPTIES_SHARE * np.percentile(
-                                              np.delete(share[empty], k), EMPTIES_PERCENTILE))}
+        like_fills = set(empty[visible & (share[empty] >= np.maximum(
+            LIKE_FILLS_SHARE * np.median(share[crossed]),
+            ABOVE_EMPTIES_SHARE * _other_empties(share[empty])))])
     if not light and not like_fills:
         return verdicts
     ask = np.array(sorted(light | like_fills))
@@ -125,6 +121,13 @@ def light_hatching_doubted(verdicts: list[BoxVerdict], inputs: np.ndarray,
         out[i] = replace(verdicts[i], state="uncertain", confidence=0.3, note=LIGHT_HATCHING,
                          lean="empty")
     return out
+
+
+def _other_empties(values: np.ndarray) -> np.ndarray:
+    """Per box read empty (``values``: a measure of each), the
+    EMPTIES_PERCENTILE of the same measure over the other boxes read empty."""
+    return np.array([np.percentile(np.delete(values, k), EMPTIES_PERCENTILE)
+                     for k in range(len(values))])
 
 
 def parallel_strokes(inputs: np.ndarray,

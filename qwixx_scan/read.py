@@ -371,10 +371,10 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
         lines = struck_through(inputs[look], steeper=steeper, grain=grain)
         # a toss-up its deciders are unsure of themselves: its ink must be a
         # line too (see skip_lines.ink_spreads_both_ways)
-        unsure = [k for k, i in enumerate(look)
-                  if verdicts[i].note == DOUBTFUL_MARK and median_p[i] > EMPTY_P]
-        if unsure:
-            lines[unsure] &= ~ink_spreads_both_ways(inputs[[look[k] for k in unsure]])
+        unsure = np.array([verdicts[i].note == DOUBTFUL_MARK and median_p[i] > EMPTY_P
+                           for i in look])
+        if unsure.any():
+            lines[unsure] &= ~ink_spreads_both_ways(inputs[np.array(look)[unsure]])
         for i, line in zip(look, lines):
             if line:
                 verdicts[i] = decide(struck_ones[i])
