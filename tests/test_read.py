@@ -800,6 +800,43 @@ def test_boxes_astray_under_much_ink_say_nothing_of_where_the_sheet_lies():
                                   np.full(52, 0.01), second, True) == SHEET_ASTRAY
 
 
+def test_boxes_found_away_under_much_ink_say_nothing_of_where_the_sheet_lies():
+    # Filled boxes hide their print, which is matched nowhere, so they are
+    # found away from their neighbours' places, and empty boxes beside them,
+    # placed by their offsets, are found away too. Read crossed under
+    # HIDDEN_PRINT_INK_MM2 of ink or more, where the other boxes are found
+    # well, they are not counted; where the others are found poorly, the
+    # sheet may lie off and they count.
+    from dataclasses import replace
+
+    from qwixx_scan.read import (HIDDEN_PRINT_INK_MM2, MAX_FOUND_AWAY, MIN_EMPTY_AWAY,
+                                 SHEET_TOO_FAR_OFF, VISIBLE_PRINT_MATCH)
+
+    filled = MAX_FOUND_AWAY + 4
+    away = np.arange(filled + MIN_EMPTY_AWAY)  # the filled boxes, then empty ones
+    p = np.where(np.arange(52) < filled, 0.999, 0.01)
+    second = np.full(52, 0.01)
+    heavy, light = HIDDEN_PRINT_INK_MM2 + 10, HIDDEN_PRINT_INK_MM2 - 5
+
+    def found_away(match: float, ink_mm2: float):
+        placed = _placed(52, match=match, astray=filled, ink_mm2=ink_mm2)
+        # found away, not astray: matched where they were found
+        return replace(placed, second_place=away, astray=np.zeros(52, bool),
+                       match=np.where(np.arange(52) < filled, 0.05, match))
+
+    assert _untrusted(found_away(VISIBLE_PRINT_MATCH + 0.2, heavy), p, second, True) is None
+    # crosses of a few strokes leave the print to be found: away, they count
+    assert _untrusted(found_away(VISIBLE_PRINT_MATCH + 0.2, light), p, second, True) \
+        == SHEET_TOO_FAR_OFF
+    # where the other boxes are not found well either, the sheet may lie off
+    assert _untrusted(found_away(VISIBLE_PRINT_MATCH - 0.1, heavy), p, second, True) \
+        == SHEET_TOO_FAR_OFF
+    # as many empty boxes found away besides still doubt it whole
+    more = np.arange(filled + MAX_FOUND_AWAY + 1)
+    placed = replace(found_away(VISIBLE_PRINT_MATCH + 0.2, heavy), second_place=more)
+    assert _untrusted(placed, p, second, True) == SHEET_TOO_FAR_OFF
+
+
 def test_a_filled_box_the_networks_only_lean_toward_hides_its_print_as_well():
     # A box under much ink that the networks lean toward a cross without
     # being sure of it (0.755 on hard table 255 photo 16) hides its print
