@@ -50,6 +50,23 @@ PHOTO_CAP = 1.5
 #: put them; on 200 photogen photos (seed 5), 7 of 10,400 boxes were found
 #: more than 1.5 mm off, all read right.
 SECOND_PLACE_MM = 1.5
+#: A box whose print is found well (matched OWN_PRINT_SEEN or better) is
+#: not taken as found away from where its neighbours put it where those
+#: neighbours' print is not seen (their median match under
+#: NEIGHBOURS_UNSEEN, verdict.HIDDEN_PRINT_MATCH): boxes filled over their
+#: print are matched at random within their search, and their places say
+#: nothing of where the box lies; its own print does. The box search
+#: reaches (SEARCH_MM, REACH_MM) less than a box's width from where the fit
+#: puts a box, so a print matched that well is the box's own. Over the 131
+#: independent sets at hand and the 12 made in stop 84, 9 boxes were
+#: doubtful because the two places read differently, 7 of them on sheets of
+#: players filling boxes in (a pen's zigzags hiding the print), and of
+#: those 3 empty boxes matched 0.72-0.88 beside filled neighbours matched
+#: 0.12-0.24 (hard seed 322 photo 63's yellow 3 and blue 12, hard table 285
+#: photo 35's red 8): read where their neighbours put them, they showed the
+#: edge of a fill.
+OWN_PRINT_SEEN = 0.6
+NEIGHBOURS_UNSEEN = 0.32
 #: Before a sheet with boxes astray is given up, it is evened out along the
 #: boxes that were found (matched above BENT_FIELD_MATCH, not astray: see
 #: even_field) and its boxes are looked for once more. Bent 4.5-6.6 mm
@@ -342,9 +359,11 @@ def located_box_inputs(rectified: np.ndarray, sheet: Sheet,
         offsets, scores, astray = locate_boxes(_gray_half(rectified, ref), ref, boxes)
         offsets = regularise_offsets(offsets, scores, boxes, p)
     # (in a dim, noisy photo no box may match well: then all neighbours count)
-    expected, _ = neighbour_offsets(offsets, scores, boxes, weak_too=True)
+    expected, expected_match = neighbour_offsets(offsets, scores, boxes, weak_too=True)
     apart = np.hypot(*(offsets - expected).T)
-    second_place = np.flatnonzero(apart > SECOND_PLACE_MM * p)  # NaN compares False
+    # (a box found well among neighbours found nowhere: see OWN_PRINT_SEEN)
+    own_place = (scores >= OWN_PRINT_SEEN) & (expected_match < NEIGHBOURS_UNSEEN)
+    second_place = np.flatnonzero((apart > SECOND_PLACE_MM * p) & ~own_place)  # NaN: False
     centres_px = _came_from(np.float32([b.rect.centre for b in boxes]) * np.float32(p) + offsets,
                             (width, height), correction, field)
     # how far each box lies past the image's edges (px, per side), and how much of it is inside

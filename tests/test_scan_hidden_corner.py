@@ -348,6 +348,22 @@ def test_a_filled_box_found_away_is_read_where_its_neighbours_put_it(tmp_path):
     assert {b for b, v in sheet.verdicts.items() if v.state == "crossed"} == set(expected["marked"])
 
 
+def test_an_empty_box_found_well_among_filled_boxes_is_read_where_its_print_is(tmp_path):
+    # An independent generator's photo (every photo hard, seed 322, photo
+    # 63): a blue pen's zigzags fill Kettingen D's crossed boxes, hiding
+    # their print, so the box search places them at random. The empty
+    # yellow 3 and blue 12, their print found well (0.72, 0.88), lay away
+    # from where those filled neighbours put them and read otherwise there
+    # (the edge of a fill): both were doubtful.
+    sheet, expected = independent_photo_sheet(tmp_path, 322, 63, 1.0)
+    assert {"yellow-3", "blue-12"}.isdisjoint(expected["marked"])
+    assert sheet.verdicts["yellow-3"].state == "empty"
+    assert sheet.verdicts["blue-12"].state == "empty"
+    uncertain = {b for b, v in sheet.verdicts.items() if v.state == "uncertain"}
+    crossed = {b for b, v in sheet.verdicts.items() if v.state == "crossed"}
+    assert crossed - uncertain <= set(expected["marked"]) <= crossed | uncertain
+
+
 def _crumpled(flat: np.ndarray, sheet, amplitude_mm: float, waves_mm: tuple[float, float]):
     """``flat`` (at SHEET_PPM) with its rows' part crumpled: every point moved
     up to ``amplitude_mm`` in a pattern repeating every ``waves_mm`` (x, y),
