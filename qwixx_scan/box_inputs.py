@@ -57,14 +57,15 @@ SECOND_PLACE_MM = 1.5
 #: print are matched at random within their search, and their places say
 #: nothing of where the box lies; its own print does. The box search
 #: reaches (SEARCH_MM, REACH_MM) less than a box's width from where the fit
-#: puts a box, so a print matched that well is the box's own. Over the 131
-#: independent sets at hand and the 12 made in stop 84, 9 boxes were
-#: doubtful because the two places read differently, 7 of them on sheets of
-#: players filling boxes in (a pen's zigzags hiding the print), and of
-#: those 3 empty boxes matched 0.72-0.88 beside filled neighbours matched
-#: 0.12-0.24 (hard seed 322 photo 63's yellow 3 and blue 12, hard table 285
-#: photo 35's red 8): read where their neighbours put them, they showed the
-#: edge of a fill.
+#: puts a box, so a print matched that well is the box's own. Over the 147
+#: independent sets at hand in stop 84, 10 boxes were doubtful because the
+#: two places read differently, 8 of them on sheets of players filling
+#: boxes in (a pen's zigzags hiding the print), 4 of those empty boxes
+#: matched 0.72-0.98 beside filled neighbours matched -0.02 to 0.24 (hard
+#: seed 322 photo 63's yellow 3 and blue 12, hard table 285 photo 35's red
+#: 8, hard table 321 photo 38's green 12): read where their neighbours put
+#: them, they showed the edge of a fill. Read so, those sheets have no box
+#: wrong, two of them none doubtful.
 OWN_PRINT_SEEN = 0.6
 NEIGHBOURS_UNSEEN = 0.32
 #: Before a sheet with boxes astray is given up, it is evened out along the
