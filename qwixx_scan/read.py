@@ -116,12 +116,12 @@ from .verdict import (CROSSED_MIN_INK_MM2, CROSSED_P, DOUBTFUL_MARK, EMPTY_P, FA
 #: benchmark's fill sheet of seed 7060018 (a flat sheet, 41 boxes filled
 #: black) had 24 boxes found away, 20 of them filled and four empty ones
 #: whose print was found well (0.73-0.88) away from where their filled
-#: neighbours put them: all 52 boxes were doubted. Over the 147 independent
-#: sets at hand in stop 84, three sheets of players filling or circling with a thick
-#: pen in steep, bent photos (hard seed 300 photo 16, hard seed 306 photo
-#: 124, seed 347 photo 20: 29-38 degrees, 6-7 mm bends) were doubted whole
-#: so; counted without their filled boxes they keep 1-4 doubts and read no
-#: box wrong.
+#: neighbours put them: all 52 boxes were doubted. Over the 147
+#: independent sets at hand in stop 84, three sheets of players filling or
+#: circling with a thick pen in steep, bent photos (hard seed 300 photo 16,
+#: hard seed 306 photo 124, seed 347 photo 20: 29-38 degrees, 6-7 mm
+#: bends) were doubted whole so; counted without their filled boxes they
+#: keep 1-4 doubts and read no box wrong.
 MAX_FOUND_AWAY = 8
 MIN_EMPTY_AWAY = 3
 #: A box whose paper is darkened (own_marks.darkened_pixels) over
