@@ -306,6 +306,25 @@ def test_a_skip_line_rising_on_a_sheet_of_circles_is_not_scored_as_sure(tmp_path
         assert sheet.status != "ok" or set(sheet.marked) == set(want["marked"])
 
 
+def test_a_rising_line_with_under_half_an_x_of_ink_is_doubtful_where_the_player_strikes(tmp_path):
+    # A fresh independent table photo (foreign_photos.py --table, seed 328,
+    # photo 5): four classic sheets; a red X player who struck 12 numbers
+    # through drew the line through the skipped green 7 rising 19 degrees,
+    # 0.38 of the ink of their X's (one stroke of an X holds about half),
+    # read crossed at 0.994, and the sheet came out ok with a wrong score
+    # (their_crosses.ROUND_RISING_SKIP_INK).
+    from qwixx_scan.verdict import SKIP_LIKE
+
+    result, truth = independent_photo(tmp_path, 328, 5, table=True)
+    (expected,) = [t for t in truth["sheets"] if "green-7" in t["skip_lined"]]
+    assert expected["style"]["kind"] == "x" and "green-7" not in expected["marked"]
+    sheet = min(result.sheets, key=lambda s: len(set(s.marked) ^ set(expected["marked"])))
+    assert (sheet.verdicts["green-7"].state, sheet.verdicts["green-7"].note) == ("uncertain",
+                                                                                 SKIP_LIKE)
+    assert sheet.status == "review"
+    no_sheet_sure_of_a_wrong_score(result, truth)
+
+
 def test_on_a_slashing_players_sheet_a_line_tilted_like_their_struck_lines_is_doubtful():
     from qwixx_scan.their_crosses import read_crossed, skip_like_crosses
 
