@@ -75,6 +75,7 @@ from .skip_lines import ink_spreads_both_ways, lone_lines, paper_grain, struck_t
 from .spills import neighbour_table, spilt_over
 from .their_crosses import (NARROW_SHADE_SHARE, PEN_DEEP_INK_MM2, doubt_dark_lit_crosses,
                             doubt_lit_lines, doubt_pens_lit_crosses, light_crosses_doubted,
+                            light_lines_of_an_x_striker,
                             narrow_crosses_doubted_mirrored, narrow_crosses_without_deep_ink,
                             read_crossed, skip_like_crosses, skip_like_marks,
                             skip_lines_may_be_steeper, strikes_skipped_numbers,
@@ -354,8 +355,10 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
     # the lone lines of the player's crosses, which the skip-line rules compare
     # with (a few ms a sheet: worked out once)
     their_lines = None if theirs is None else lone_lines(inputs[theirs], grain=grain)
-    skip_like = skip_like_crosses(inputs, theirs, ink_mm2[:, 0], numbered, crossed_p, grain=grain,
-                                  their_lines=their_lines)
+    skip_like = (skip_like_crosses(inputs, theirs, ink_mm2[:, 0], numbered, crossed_p,
+                                   grain=grain, their_lines=their_lines)
+                 | light_lines_of_an_x_striker(inputs, theirs, ink_mm2[:, 0], numbered, crossed_p,
+                                               darkened, paper, grain))
     spilt = spilt_over(inputs, theirs, ink_mm2[:, 0], neighbour_table(sheet.boxes), washed)
     strokes = lone_strokes(inputs, theirs, (crossed_p <= EMPTY_P) & boxed, ink_mm2[:, 0],
                            ink_mm2[:, 1], classifier, grain=grain)

@@ -208,11 +208,10 @@ def sheet_read_at(result, want: dict):
 
 def no_sheet_sure_of_a_wrong_score(result, truth) -> None:
     """Every sheet of a table photo that comes out ``ok`` is read exactly
-    (its truth found by letter, or, for sheets without one, by its marks)."""
+    (its truth found by letter, and among sheets of one letter, or without
+    one, by its marks)."""
     for sheet in result.sheets:
-        if sheet.sheet.letter:
-            (want,) = [t for t in truth["sheets"] if t["letter"] == sheet.sheet.letter]
-        else:
-            want = min(truth["sheets"], key=lambda t: len(set(sheet.marked) ^ set(t["marked"])))
+        same = [t for t in truth["sheets"] if t["letter"] == sheet.sheet.letter]
+        want = min(same, key=lambda t: len(set(sheet.marked) ^ set(t["marked"])))
         if sheet.status == "ok":
             assert set(sheet.marked) == set(want["marked"])

@@ -325,6 +325,27 @@ def test_a_rising_line_with_under_half_an_x_of_ink_is_doubtful_where_the_player_
     no_sheet_sure_of_a_wrong_score(result, truth)
 
 
+def test_an_x_strikers_light_line_read_crossed_narrowly_is_doubtful(tmp_path):
+    # A fresh every-photo-hard independent table photo (foreign_photos.py
+    # --table --hard-share 1, seed 329, photo 9: exposure 0.46, JPEG 45): a
+    # pencil X player who struck 16 numbers through left a short line
+    # through the skipped green 5 of their Treden A (two players hold an A
+    # there), 0.16 of their X's ink, too
+    # broken by the grain to be a lone line; read crossed at 0.942, and the
+    # sheet came out ok with a wrong score
+    # (their_crosses.light_lines_of_an_x_striker).
+    from qwixx_scan.verdict import SKIP_LIKE
+
+    result, truth = independent_photo(tmp_path, 329, 9, 1.0, table=True)
+    (expected,) = [t for t in truth["sheets"] if t["style"]["kind"] == "x"]
+    assert "green-5" in expected["skip_lined"] and "green-5" not in expected["marked"]
+    sheet = min(result.sheets, key=lambda s: len(set(s.marked) ^ set(expected["marked"])))
+    assert (sheet.verdicts["green-5"].state, sheet.verdicts["green-5"].note) == ("uncertain",
+                                                                                 SKIP_LIKE)
+    assert sheet.status == "review"
+    no_sheet_sure_of_a_wrong_score(result, truth)
+
+
 def test_on_a_slashing_players_sheet_a_line_tilted_like_their_struck_lines_is_doubtful():
     from qwixx_scan.their_crosses import read_crossed, skip_like_crosses
 
