@@ -358,7 +358,7 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
     skip_like = (skip_like_crosses(inputs, theirs, ink_mm2[:, 0], numbered, crossed_p,
                                    grain=grain, their_lines=their_lines)
                  | light_lines_of_an_x_striker(inputs, theirs, ink_mm2[:, 0], numbered, crossed_p,
-                                               darkened, paper, grain))
+                                               darkened, paper, washed, grain))
     spilt = spilt_over(inputs, theirs, ink_mm2[:, 0], neighbour_table(sheet.boxes), washed)
     strokes = lone_strokes(inputs, theirs, (crossed_p <= EMPTY_P) & boxed, ink_mm2[:, 0],
                            ink_mm2[:, 1], classifier, grain=grain)
