@@ -555,8 +555,8 @@ def skip_like_crosses(inputs: np.ndarray, crossed: np.ndarray | None, ink_mm2: n
     rising to the right with far less ink (``ink_mm2``) than their crosses
     (RISING_SKIP_INK; ROUND_RISING_SKIP_INK where they are round and the
     player strikes numbers through) or far longer than they are
-    (RISING_SKIP_LENGTH), or flat through the middle and read crossed (``crossed_p``) short of
-    FLAT_SKIP_SURE_P.
+    (RISING_SKIP_LENGTH), or flat through the middle and read crossed
+    (``crossed_p``) short of FLAT_SKIP_SURE_P.
     ``among``: the boxes judged (indices), each as if read crossed; by
     default those read crossed. ``grain``: see skip_lines.paper_grain;
     ``their_lines``: the lone lines of the boxes ``crossed``, where known
