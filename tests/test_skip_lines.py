@@ -330,10 +330,9 @@ def test_an_x_strikers_light_line_read_crossed_narrowly_is_doubtful(tmp_path):
     # --table --hard-share 1, seed 329, photo 9: exposure 0.46, JPEG 45): a
     # pencil X player who struck 16 numbers through left a short line
     # through the skipped green 5 of their Treden A (two players hold an A
-    # there), 0.16 of their X's ink, too
-    # broken by the grain to be a lone line; read crossed at 0.942, and the
-    # sheet came out ok with a wrong score
-    # (their_crosses.light_lines_of_an_x_striker).
+    # there), 0.16 of their X's ink, too broken by the grain to be a lone
+    # line; read crossed at 0.942, and the sheet came out ok with a wrong
+    # score (their_crosses.light_lines_of_an_x_striker).
     from qwixx_scan.verdict import SKIP_LIKE
 
     result, truth = independent_photo(tmp_path, 329, 9, 1.0, table=True)
