@@ -355,10 +355,12 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
     # the lone lines of the player's crosses, which the skip-line rules compare
     # with (a few ms a sheet: worked out once)
     their_lines = None if theirs is None else lone_lines(inputs[theirs], grain=grain)
+    circling = theirs is not None and circles(theirs & numbered, inputs, paper)
     skip_like = (skip_like_crosses(inputs, theirs, ink_mm2[:, 0], numbered, crossed_p,
                                    grain=grain, their_lines=their_lines)
                  | light_lines_of_an_x_striker(inputs, theirs, ink_mm2[:, 0], numbered, crossed_p,
-                                               darkened, paper, washed, grain))
+                                               darkened, paper_px, washed, circling=circling,
+                                               grain=grain))
     spilt = spilt_over(inputs, theirs, ink_mm2[:, 0], neighbour_table(sheet.boxes), washed)
     strokes = lone_strokes(inputs, theirs, (crossed_p <= EMPTY_P) & boxed, ink_mm2[:, 0],
                            ink_mm2[:, 1], classifier, grain=grain)
@@ -423,7 +425,6 @@ def read_marks(rectified: np.ndarray, sheet: Sheet, *, px_per_mm: float,
                           hatcher_shade=hatcher_shade,
                           washed=(washed_out | overexposed) & (ink_mm2[:, 1] < PEN_DEEP_INK_MM2),
                           skip_like=skip_like)
-    circling = theirs is not None and circles(theirs & numbered, inputs, paper)
     if hatcher_shade is not None:
         verdicts = light_hatching_doubted(verdicts, inputs, paper, circling=circling)
     if not pen:

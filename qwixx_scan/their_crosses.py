@@ -23,7 +23,7 @@ from collections.abc import Callable
 import numpy as np
 
 from .box_model import DECIDER_ROWS
-from .own_marks import MIN_CROSSES, circles, hatches
+from .own_marks import MIN_CROSSES, hatches
 from .skip_lines import (MAX_TILT_DEG, MIN_PX, LoneLines, ink_axes, lone_lines,
                          short_flat_traces, struck_through)
 from .verdict import CROSSED_P, EMPTY_P, LIT_FROM_AROUND, BoxVerdict
@@ -437,6 +437,13 @@ LIT_LINE = ("read crossed once the light inside it was taken as that of the pape
             "but its mark is one line through the number, like a line through a skipped number")
 
 
+def _crosses_spread_both_ways(inputs: np.ndarray, crossed: np.ndarray) -> bool:
+    """Whether the player's crosses (``crossed``, see :func:`read_crossed`)
+    are round, their ink's median elongation (skip_lines.ink_axes) under
+    ROUND_CROSSES_ELONGATION: X's, circles, fills, not checks or slashes."""
+    return bool(np.median(ink_axes(inputs[crossed]).elongation) < ROUND_CROSSES_ELONGATION)
+
+
 def read_crossed(crossed_p: np.ndarray) -> np.ndarray | None:
     """The boxes the networks read crossed, which show what this player's
     crosses look like; None where fewer than own_marks.MIN_CROSSES, too few
@@ -588,8 +595,7 @@ def skip_like_crosses(inputs: np.ndarray, crossed: np.ndarray | None, ink_mm2: n
     # (the player's crosses and struck lines looked at only where they decide)
     round_rising = (line.found & (lone_share <= RISING_SKIP_SHARE) & rising_tilt & ~rising
                     & (ink_mm2[judged] < ROUND_RISING_SKIP_INK * their_ink))
-    if (round_rising.any()
-            and np.median(ink_axes(inputs[at]).elongation) < ROUND_CROSSES_ELONGATION
+    if (round_rising.any() and _crosses_spread_both_ways(inputs, crossed)
             and strikes_skipped_numbers(inputs, crossed_p, numbered, grain)):
         rising |= round_rising
     if rising_through_middle:
@@ -718,15 +724,17 @@ X_PLAYER_MAX_COVER = 0.14
 def light_lines_of_an_x_striker(inputs: np.ndarray, crossed: np.ndarray | None,
                                 ink_mm2: np.ndarray, numbered: np.ndarray,
                                 crossed_p: np.ndarray, darkened: np.ndarray,
-                                paper: np.ndarray, washed: np.ndarray,
-                                grain: float = 0.0) -> np.ndarray:
+                                paper_px: np.ndarray, washed: np.ndarray, *,
+                                circling: bool, grain: float = 0.0) -> np.ndarray:
     """Per box, whether it is a number box read crossed only narrowly with
     the ink of a struck line on the sheet of a player who crosses with X's
     and strikes skipped numbers through (see the note above). ``crossed``:
     see :func:`read_crossed`; ``ink_mm2``: each box's ink; ``darkened`` and
-    ``paper``: own_marks.darkened_pixels and own_marks.paper_pixels of
-    ``inputs``; ``washed``: every box whose print the light washes out (see
-    glare.WASHED_OUT), left alone; ``grain``: see skip_lines.paper_grain."""
+    ``paper_px``: how many of each box's paper pixels a mark darkens, and
+    how many there are (own_marks.darkened_pixels, own_marks.paper_pixels);
+    ``washed``: every box whose print the light washes out (see
+    glare.WASHED_OUT), left alone; ``circling``: the player circles the
+    numbers (own_marks.circles); ``grain``: see skip_lines.paper_grain."""
     out = np.zeros(len(crossed_p), bool)
     if crossed is None:
         return out
@@ -735,9 +743,7 @@ def light_lines_of_an_x_striker(inputs: np.ndarray, crossed: np.ndarray | None,
            & (ink_mm2 < LIGHT_CROSS_SHARE * their_ink))
     if not ask.any():
         return out
-    paper_px = np.count_nonzero(paper, axis=(1, 2))
-    if (np.median(ink_axes(inputs[crossed]).elongation) >= ROUND_CROSSES_ELONGATION
-            or circles(crossed & numbered, inputs, paper)
+    if (circling or not _crosses_spread_both_ways(inputs, crossed)
             or hatches(crossed, darkened, paper_px, cover=X_PLAYER_MAX_COVER)):
         return out
     struck = _struck_boxes(inputs, crossed_p, numbered, grain)
